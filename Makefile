@@ -1,0 +1,36 @@
+# aixbroker build. `make run` builds and opens a shell under the default
+# profile; `make test` runs the test suite. See README.md.
+GO      ?= go
+BIN     := bin/aixbroker
+PKGS    := ./...
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X github.com/aixbroker/aixbroker/internal/version.Version=$(VERSION)
+STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: all build run test test-short lint bench fuzz clean
+
+all: build
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/aixbroker
+
+run: build
+	./$(BIN) exec -- $${SHELL:-/bin/sh}
+
+test: build
+	$(GO) test -count=1 -timeout 12m $(PKGS)
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+	$(STATICCHECK) $(PKGS)
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./policy/ ./audit/
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParsePolicy -fuzztime 60s ./policy/
+	$(GO) test -run '^$$' -fuzz FuzzMatch -fuzztime 60s ./policy/
+
+clean:
+	rm -rf bin

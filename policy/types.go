@@ -1,0 +1,86 @@
+package policy
+
+import "fmt"
+
+// Op is an operation the engine decides on. Each kernel-facing caller maps
+// its syscall to one Op (see docs/policy.md, "Operations").
+type Op string
+
+// The operations of §7 and the audit format, one per kind of access.
+const (
+	OpRead   Op = "read"   // open for reading, readlink, listing a directory
+	OpStat   Op = "stat"   // stat/lookup/access: does the name exist for the agent
+	OpWrite  Op = "write"  // open for writing, truncate, chmod/chown, utimes
+	OpCreate Op = "create" // a new name: O_CREAT, mkdir, mknod, symlink, link target, rename target
+	OpUnlink Op = "unlink" // unlink, rmdir
+	OpRename Op = "rename" // the source of a rename (the target is OpCreate)
+	OpLink   Op = "link"   // the source of a hard link (the target is OpCreate)
+	OpExec   Op = "exec"   // execve of the file
+)
+
+// Ops lists every Op in a stable order.
+var Ops = []Op{OpRead, OpStat, OpWrite, OpCreate, OpUnlink, OpRename, OpLink, OpExec}
+
+// Action is the outcome of a decision.
+type Action string
+
+// Actions. Redact means "serve a stub instead of the content" for reads and
+// "refuse" for anything that would change or move the file.
+const (
+	Allow  Action = "allow"
+	Deny   Action = "deny"
+	Redact Action = "redact"
+)
+
+// Errno is the error a denial is reported with. It is a name, not a number,
+// so the package stays free of syscall constants.
+type Errno string
+
+// The two errnos a denial can carry (seed §6.5).
+const (
+	ENOENT Errno = "ENOENT"
+	EACCES Errno = "EACCES"
+)
+
+// Source is where a rule was written: a file and line, or an embedded
+// profile ("builtin:claude-code:12").
+type Source struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+func (s Source) String() string {
+	if s.File == "" {
+		return "default"
+	}
+	return fmt.Sprintf("%s:%d", s.File, s.Line)
+}
+
+// Rule is one entry of one rule list, as written and as expanded.
+type Rule struct {
+	List    string `json:"list"`              // "deny", "redact", "allow_write", "allow_read", "default", "exec.allow", ...
+	Pattern string `json:"pattern"`           // as written, e.g. "~/.ssh/id_*"
+	Glob    string `json:"glob,omitempty"`    // after variable expansion, e.g. "/home/u/.ssh/id_*"
+	Mode    string `json:"mode,omitempty"`    // redact mode: "keys" or "stub"
+	Errno   Errno  `json:"errno,omitempty"`   // per-rule errno opt-in (EACCES on reads)
+	Source  Source `json:"source"`            // where it was written
+	Profile string `json:"profile,omitempty"` // the profile (file) that contributed it
+}
+
+// ID is the short identifier used in audit records: "deny:~/.ssh/id_*".
+func (r Rule) ID() string {
+	if r.Pattern == "" {
+		return r.List
+	}
+	return r.List + ":" + r.Pattern
+}
+
+// Decision is the engine's answer for one (op, path).
+type Decision struct {
+	Action Action `json:"decision"`
+	Errno  Errno  `json:"errno,omitempty"` // set when Action is Deny, or Redact for a mutating op
+	Rule   Rule   `json:"rule"`            // the winning rule
+}
+
+// Allowed reports whether the operation may proceed on the real file.
+func (d Decision) Allowed() bool { return d.Action == Allow }
