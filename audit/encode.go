@@ -1,0 +1,177 @@
+package audit
+
+import (
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// Limits on what one record may carry, so that a line stays small enough for
+// any reader. Longer strings are cut at a UTF-8 boundary and marked.
+const (
+	maxFieldBytes = 8192 // longer than PATH_MAX
+	maxCmdArgs    = 64
+	truncMark     = "…[truncated]"
+)
+
+// tsLayout is the timestamp format: RFC 3339, UTC, microseconds.
+const tsLayout = "2006-01-02T15:04:05.000000Z07:00"
+
+// genesisHash is the prev of the very first record of a log.
+const genesisHash = "0000000000000000000000000000000000000000000000000000000000000000"
+
+// appendBody appends the record as JSON without its hash member and without
+// the closing brace: the canonical form is body + "}", the line is
+// body + `,"hash":"` + hash + `"}`. Keys are in a fixed order, nothing is
+// HTML-escaped, and empty optional fields are omitted.
+func appendBody(b []byte, r *Record) []byte {
+	b = append(b, `{"type":`...)
+	b = appendString(b, r.Type)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendUint(b, r.Seq, 10)
+	b = append(b, `,"ts":"`...)
+	b = r.TS.UTC().AppendFormat(b, tsLayout)
+	b = append(b, '"')
+	b = appendStringField(b, "profile", r.Profile)
+	b = appendIntField(b, "pid", int64(r.PID))
+	b = appendIntField(b, "tid", int64(r.TID))
+	b = appendStringField(b, "session_id", r.SessionID)
+	b = appendStringField(b, "op", r.Op)
+	b = appendStringField(b, "syscall", r.Syscall)
+	b = appendStringField(b, "path", r.Path)
+	b = appendStringField(b, "decision", r.Decision)
+	b = appendStringField(b, "rule", r.Rule)
+	b = appendStringField(b, "rule_src", r.RuleSrc)
+	b = appendStringField(b, "result", r.Result)
+	b = appendIntField(b, "latency_us", r.LatencyUS)
+	b = appendStringField(b, "agent_cmd", r.AgentCmd)
+	b = appendCmd(b, r.Cmd)
+	b = appendStringField(b, "cwd", r.Cwd)
+	b = appendStringField(b, "policy", r.Policy)
+	b = appendStringField(b, "policy_hash", r.PolicyHash)
+	b = appendStringField(b, "kernel", r.Kernel)
+	b = appendIntField(b, "landlock_abi", int64(r.LandlockABI))
+	if r.Type == TypeSessionEnd {
+		b = append(b, `,"exit_status":`...)
+		b = strconv.AppendInt(b, int64(r.ExitStatus), 10)
+	}
+	if r.Type == TypeGap || r.Dropped != 0 {
+		b = append(b, `,"dropped":`...)
+		b = strconv.AppendUint(b, r.Dropped, 10)
+	}
+	b = appendStringField(b, "alg", r.Alg)
+	b = append(b, `,"prev":`...)
+	return appendString(b, r.Prev)
+}
+
+func appendStringField(b []byte, key, v string) []byte {
+	if v == "" {
+		return b
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return appendString(b, v)
+}
+
+func appendIntField(b []byte, key string, v int64) []byte {
+	if v == 0 {
+		return b
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendInt(b, v, 10)
+}
+
+func appendCmd(b []byte, cmd []string) []byte {
+	if len(cmd) == 0 {
+		return b
+	}
+	b = append(b, `,"cmd":[`...)
+	for i, arg := range cmd {
+		if i == maxCmdArgs {
+			b = append(b, ',')
+			b = appendString(b, truncMark+" "+strconv.Itoa(len(cmd)-i)+" more")
+			break
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, arg)
+	}
+	return append(b, ']')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string the way encoding/json does without
+// HTML escaping: invalid UTF-8 becomes U+FFFD, control characters and
+// U+2028/U+2029 are escaped. Strings longer than maxFieldBytes are cut.
+func appendString(b []byte, s string) []byte {
+	cut := false
+	if len(s) > maxFieldBytes {
+		s, cut = s[:maxFieldBytes], true
+		for len(s) > 0 && !utf8.RuneStart(s[len(s)-1]) {
+			s = s[:len(s)-1]
+		}
+		if len(s) > 0 {
+			s = s[:len(s)-1]
+		}
+	}
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = appendEscapedByte(b, c)
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, `\u202`...)
+			b = append(b, hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	if cut {
+		b = append(b, truncMark...)
+	}
+	return append(b, '"')
+}
+
+func appendEscapedByte(b []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(b, '\\', c)
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	}
+	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+}
+
+// formatTS formats a timestamp the way records carry it.
+func formatTS(t time.Time) string { return t.UTC().Format(tsLayout) }

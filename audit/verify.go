@@ -1,0 +1,198 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// ErrChainBroken is wrapped by every [ChainError].
+var ErrChainBroken = errors.New("audit chain broken")
+
+// ChainError names the first line at which a log stops verifying.
+type ChainError struct {
+	File   string
+	Line   int
+	Reason string
+}
+
+func (e *ChainError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
+
+// Unwrap makes errors.Is(err, ErrChainBroken) true.
+func (e *ChainError) Unwrap() error { return ErrChainBroken }
+
+// Report describes a verified log.
+type Report struct {
+	Files    []string
+	Records  uint64 // lines verified, file headers included
+	FirstSeq uint64
+	LastSeq  uint64
+	LastHash string
+	Genesis  bool   // the chain starts at the log's very first record, not a rotated-away one
+	Alg      string // algorithm of the last file
+	Head     string // what the head anchor said: "" (not checked), "absent", "matches seq N"
+}
+
+// Verify checks the chain over the given files, taken in the order given
+// (oldest first): every line parses, every hash is right, every record
+// links to the one before it (also across files), every file starts with a
+// header. With a key every file must be keyed (HMAC-SHA256). The first
+// problem comes back as a *ChainError.
+func Verify(paths []string, key []byte) (Report, error) {
+	v := verifier{key: key, rep: Report{Files: paths}}
+	err := v.run(paths, nil)
+	return v.rep, err
+}
+
+// VerifyLog verifies all files of the log at path (see [Files]) under a
+// shared lock, and checks them against the head anchor, which detects
+// records removed from the end of the newest file.
+func VerifyLog(path string, key []byte) (Report, error) {
+	if lock, err := os.Open(lockPath(path)); err == nil {
+		defer lock.Close()
+		if err := flock(lock, false); err != nil {
+			return Report{}, err
+		}
+		defer funlock(lock)
+	}
+	head, headOK, err := readHead(path)
+	if err != nil {
+		return Report{}, err
+	}
+	files, err := Files(path)
+	if errors.Is(err, ErrNoLog) && headOK {
+		return Report{}, &ChainError{File: path, Line: 0, Reason: fmt.Sprintf("the log was deleted: its head anchor says seq %d was written", head.Seq)}
+	}
+	if err != nil {
+		return Report{}, err
+	}
+	v := verifier{key: key, rep: Report{Files: files, Head: "absent"}}
+	var want *anchor
+	if headOK {
+		want = &head
+	}
+	err = v.run(files, want)
+	return v.rep, err
+}
+
+type verifier struct {
+	key     []byte
+	rep     Report
+	h       *hasher
+	prev    *Entry // last good record
+	prevRec Record
+	found   bool // the head anchor's record was seen
+}
+
+func (v *verifier) run(paths []string, head *anchor) error {
+	last := Entry{}
+	for e, err := range Scan(paths) {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || !errors.Is(err, ErrBadLine) {
+				return err
+			}
+			return &ChainError{File: e.File, Line: e.Line, Reason: err.Error() + " (a torn write from a crash, or an edit)"}
+		}
+		if err := v.check(e); err != nil {
+			return err
+		}
+		if head != nil && e.Record.Seq == head.Seq {
+			if e.Record.Hash != head.Hash {
+				return v.fail(e, fmt.Sprintf("seq %d does not match the head anchor: the log was rewritten", head.Seq))
+			}
+			v.found = true
+		}
+		last = e
+	}
+	if v.rep.Records == 0 {
+		return &ChainError{File: paths[len(paths)-1], Line: 1, Reason: "empty log"}
+	}
+	if head == nil {
+		return nil
+	}
+	if head.Seq > v.rep.LastSeq {
+		return &ChainError{File: last.File, Line: last.Line + 1, Reason: fmt.Sprintf(
+			"truncated: the log ends at seq %d but its head anchor says seq %d was written", v.rep.LastSeq, head.Seq)}
+	}
+	if !v.found {
+		return &ChainError{File: last.File, Line: last.Line, Reason: fmt.Sprintf(
+			"the head anchor (seq %d) is not in the log: the log was replaced", head.Seq)}
+	}
+	v.rep.Head = fmt.Sprintf("matches seq %d", head.Seq)
+	return nil
+}
+
+func (v *verifier) fail(e Entry, reason string) error {
+	return &ChainError{File: e.File, Line: e.Line, Reason: reason}
+}
+
+// check verifies one record: header, hash, link.
+func (v *verifier) check(e Entry) error {
+	r := &e.Record
+	if e.Line == 1 {
+		if err := v.startFile(e); err != nil {
+			return err
+		}
+	} else if r.Type == TypeFileStart {
+		return v.fail(e, "file header in the middle of a file")
+	}
+	want := string(v.h.appendHash(nil, r.Prev, e.Canonical))
+	if want != r.Hash {
+		return v.fail(e, fmt.Sprintf("hash mismatch at seq %d: the record was modified", r.Seq))
+	}
+	if err := v.link(e); err != nil {
+		return err
+	}
+	if v.rep.Records == 0 {
+		v.rep.FirstSeq = r.Seq
+		v.rep.Genesis = r.Seq == 1 && r.Prev == genesisHash
+	}
+	v.rep.Records++
+	v.rep.LastSeq, v.rep.LastHash = r.Seq, r.Hash
+	v.prevRec = *r
+	v.prev = &Entry{File: e.File, Line: e.Line}
+	return nil
+}
+
+// startFile checks the header of a file and picks its hash algorithm.
+func (v *verifier) startFile(e Entry) error {
+	r := &e.Record
+	if r.Type != TypeFileStart {
+		return v.fail(e, "the file does not start with a file_start header (its beginning was removed)")
+	}
+	if v.key != nil && r.Alg != AlgHMACSHA256 {
+		return v.fail(e, fmt.Sprintf("a key was given but the file is chained with %q: it was not written with the key", r.Alg))
+	}
+	if v.key == nil && r.Alg == AlgHMACSHA256 {
+		return fmt.Errorf("verify %s: the chain is keyed (hmac-sha256): pass the key file (--key-file)", e.File)
+	}
+	h, err := newHasher(r.Alg, v.key)
+	if err != nil {
+		return v.fail(e, err.Error())
+	}
+	v.h = h
+	v.rep.Alg = r.Alg
+	return nil
+}
+
+// link checks that a record follows the previous good one.
+func (v *verifier) link(e Entry) error {
+	r, p := &e.Record, &v.prevRec
+	if v.prev == nil {
+		return nil
+	}
+	where := ""
+	if e.Line == 1 {
+		where = fmt.Sprintf("rotation link broken: %s does not continue %s: ", e.File, v.prev.File)
+	}
+	switch {
+	case r.Seq <= p.Seq:
+		return v.fail(e, fmt.Sprintf("%sseq %d after seq %d: a record was inserted, duplicated or reordered", where, r.Seq, p.Seq))
+	case r.Seq > p.Seq+1:
+		return v.fail(e, fmt.Sprintf("%sseq jumps from %d to %d: %d record(s) removed", where, p.Seq, r.Seq, r.Seq-p.Seq-1))
+	case r.Prev != p.Hash:
+		return v.fail(e, fmt.Sprintf("%sprev of seq %d is not the hash of seq %d: a record was replaced", where, r.Seq, p.Seq))
+	}
+	return nil
+}

@@ -1,0 +1,227 @@
+package audit
+
+import (
+	"errors"
+	"sync"
+	"time"
+)
+
+// flushAt is the batch size at which Write wakes the flusher before the
+// flush interval is up.
+const flushAt = 4096
+
+// Writer appends records to a log off the caller's path. Write copies the
+// record into an in-memory batch; a goroutine chains and appends batches
+// every FlushInterval (or every 4096 records), under the log's lock.
+//
+// Nothing is dropped silently: when the batch is full, Write waits for room
+// for up to MaxBlock (back-pressure on the caller, the agent's syscall);
+// only past that does it drop the record, and the next batch starts with a
+// "gap" record carrying the number dropped, chained like any other.
+// A Writer is safe for concurrent use.
+type Writer struct {
+	cfg  Config
+	now  func() time.Time
+	app  *appender
+	kick chan struct{}
+	done chan struct{}
+	quit chan struct{}
+
+	mu      sync.Mutex
+	batch   []Record
+	spare   []Record
+	dropped uint64        // dropped since the last gap record
+	room    chan struct{} // closed when the flusher takes the batch
+	closed  bool
+	stats   Stats
+}
+
+// Stats counts what a Writer did.
+type Stats struct {
+	Written uint64 // records appended, gap records included (file headers not)
+	Gaps    uint64 // gap records written
+	Dropped uint64 // records dropped (each one counted in a gap record, or in Err)
+	Err     error  // the last write error, if any
+}
+
+// Open opens (creating) the log of cfg for appending and starts the flusher.
+// With cfg.HMACKeyFile set the chain is keyed.
+func Open(cfg Config) (*Writer, error) {
+	return open(cfg, time.Now)
+}
+
+func open(cfg Config, now func() time.Time) (*Writer, error) {
+	cfg = cfg.withDefaults()
+	if cfg.Path == "" {
+		return nil, errors.New("open audit log: no path")
+	}
+	var key []byte
+	if cfg.HMACKeyFile != "" {
+		k, err := ReadKeyFile(cfg.HMACKeyFile)
+		if err != nil {
+			return nil, err
+		}
+		key = k
+	}
+	app, err := newAppender(cfg, key, now)
+	if err != nil {
+		return nil, err
+	}
+	w := &Writer{
+		cfg:   cfg,
+		now:   now,
+		app:   app,
+		kick:  make(chan struct{}, 1),
+		done:  make(chan struct{}),
+		quit:  make(chan struct{}),
+		batch: make([]Record, 0, flushAt),
+		room:  make(chan struct{}),
+	}
+	go w.loop()
+	return w, nil
+}
+
+// Write queues one record. It fills TS when zero; Seq, Prev and Hash are
+// set when the record is appended. It returns at once unless the batch is
+// full (see [Writer]).
+func (w *Writer) Write(r Record) {
+	if r.TS.IsZero() {
+		r.TS = w.now()
+	}
+	w.mu.Lock()
+	if len(w.batch) >= w.cfg.BufferRecords && !w.closed {
+		if !w.waitRoom() {
+			w.dropped++
+			w.stats.Dropped++
+			w.mu.Unlock()
+			return
+		}
+	}
+	if w.closed {
+		w.stats.Dropped++
+		w.stats.Err = errors.New("write audit record: writer closed")
+		w.mu.Unlock()
+		return
+	}
+	w.batch = append(w.batch, r)
+	n := len(w.batch)
+	w.mu.Unlock()
+	if n == flushAt {
+		select {
+		case w.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// waitRoom waits, with w.mu held on entry and exit, for up to MaxBlock
+// until the batch has room. It reports whether it has.
+func (w *Writer) waitRoom() bool {
+	timer := time.NewTimer(w.cfg.MaxBlock)
+	defer timer.Stop()
+	for len(w.batch) >= w.cfg.BufferRecords && !w.closed {
+		room := w.room
+		w.mu.Unlock()
+		select {
+		case w.kick <- struct{}{}:
+		default:
+		}
+		select {
+		case <-room:
+		case <-timer.C:
+			w.mu.Lock()
+			return len(w.batch) < w.cfg.BufferRecords
+		}
+		w.mu.Lock()
+	}
+	return true
+}
+
+// Stats returns what the writer has done so far.
+func (w *Writer) Stats() Stats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stats
+}
+
+// Close appends everything queued, syncs the file to disk and stops the
+// writer. It returns the last write error, if any.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return nil
+	}
+	w.closed = true
+	w.mu.Unlock()
+	close(w.quit)
+	<-w.done
+	err := w.app.close()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stats.Err != nil {
+		return w.stats.Err
+	}
+	return err
+}
+
+func (w *Writer) loop() {
+	defer close(w.done)
+	tick := time.NewTicker(w.cfg.FlushInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.kick:
+		case <-tick.C:
+		case <-w.quit:
+			for w.flush() {
+			}
+			return
+		}
+		w.flush()
+	}
+}
+
+// flush takes the batch and appends it. It reports whether there was
+// anything to append.
+func (w *Writer) flush() bool {
+	w.mu.Lock()
+	batch, dropped := w.batch, w.dropped
+	w.batch, w.spare, w.dropped = w.spare[:0], nil, 0
+	close(w.room)
+	w.room = make(chan struct{})
+	w.mu.Unlock()
+	if dropped > 0 {
+		batch = append(batch, Record{Type: TypeGap, TS: w.now(), Dropped: dropped})
+	}
+	if len(batch) == 0 {
+		w.giveBack(batch)
+		return false
+	}
+	err := w.app.append(batch)
+	w.mu.Lock()
+	if err != nil {
+		lost := uint64(len(batch))
+		if dropped > 0 {
+			lost-- // the gap record; its count is carried over below
+		}
+		w.stats.Err = err
+		w.dropped += dropped + lost
+		w.stats.Dropped += lost
+	} else {
+		w.stats.Written += uint64(len(batch))
+		if dropped > 0 {
+			w.stats.Gaps++
+		}
+	}
+	w.mu.Unlock()
+	w.giveBack(batch)
+	return err == nil
+}
+
+func (w *Writer) giveBack(batch []Record) {
+	clear(batch)
+	w.mu.Lock()
+	w.spare = batch[:0]
+	w.mu.Unlock()
+}
