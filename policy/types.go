@@ -45,8 +45,9 @@ const (
 // Source is where a rule was written: a file and line, or an embedded
 // profile ("builtin:claude-code:12").
 type Source struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column,omitempty"` // for error messages; String omits it
 }
 
 func (s Source) String() string {
@@ -65,12 +66,18 @@ type Rule struct {
 	Errno   Errno  `json:"errno,omitempty"`   // per-rule errno opt-in (EACCES on reads)
 	Source  Source `json:"source"`            // where it was written
 	Profile string `json:"profile,omitempty"` // the profile (file) that contributed it
+	Command string `json:"command,omitempty"` // exec.deny_args: the command the arguments belong to
+	Comment string `json:"comment,omitempty"` // the YAML comment written on the rule: why it exists
 }
 
 // ID is the short identifier used in audit records: "deny:~/.ssh/id_*".
+// For exec.deny_args it is "exec.deny_args:git push --force".
 func (r Rule) ID() string {
-	if r.Pattern == "" {
+	switch {
+	case r.Pattern == "":
 		return r.List
+	case r.Command != "":
+		return r.List + ":" + r.Command + " " + r.Pattern
 	}
 	return r.List + ":" + r.Pattern
 }

@@ -1,0 +1,179 @@
+package policy
+
+import "slices"
+
+// Decide returns the decision for op on path, a canonical absolute path
+// (symlinks resolved, no "." or ".." segments, no trailing slash). Any other
+// path is denied (rule "invalid-path"). The winning rule is the
+// highest-precedence matching rule (deny > redact > allow_write >
+// allow_read > default); what it means depends on the operation:
+//
+//	op                    deny               redact           allow_write  allow_read   no rule
+//	read                  Deny ENOENT*       Redact           Allow        Allow        default
+//	stat                  Deny ENOENT*       Redact           Allow        Allow        traverse, else default
+//	exec                  Deny ENOENT*       Deny EACCES      Allow        Allow        default
+//	write, create, unlink Deny EACCES        Redact EACCES    Allow        Deny EACCES  default
+//	rename, link (source) Deny EACCES        Deny EACCES      Allow        Deny EACCES  default
+//
+// (*) EACCES instead when the deny rule says errno: EACCES. A default of
+// deny gives ENOENT for read, stat and exec and EACCES for the others; a
+// default of allow gives Allow. "traverse": a directory at or above the
+// literal directory of an allow_read or allow_write pattern (/home and
+// /home/u for ${PROJECT}=/home/u/p) exists for stat, so the agent can walk
+// to what it may use; its contents stay hidden from read unless allowed.
+// Redact EACCES means the mutation is refused: a redacted file is never
+// written, truncated, deleted, renamed or linked. Rename and link decide the
+// source; callers decide the target name with OpCreate, so a denied or
+// redacted file can never be moved or linked into an allowed name.
+func (e *Engine) Decide(op Op, path string) Decision {
+	if c, ok := e.cache.get(op, path); ok {
+		return e.decision(c)
+	}
+	c := e.decide(op, path)
+	e.cache.put(op, path, c)
+	return e.decision(c)
+}
+
+func (e *Engine) decision(c cached) Decision {
+	return Decision{Action: c.action, Errno: c.errno, Rule: e.table[c.rule]}
+}
+
+// decide evaluates the table of Decide without the cache.
+func (e *Engine) decide(op Op, path string) cached {
+	if !isCanonical(path) {
+		return cached{action: Deny, errno: denyErrno(op), rule: e.bad}
+	}
+	rank, rule := rankNone, e.def
+	if i := e.best(path); i >= 0 {
+		rank, rule = e.rules[i].rank, e.rules[i].rule
+	}
+	if rank == rankNone && op == OpStat {
+		if t, ok := e.trav[path]; ok {
+			return cached{action: Allow, rule: t}
+		}
+	}
+	return outcome(op, rank, rule, e.table[rule].Errno, e.policy.DefaultAction())
+}
+
+// outcome is the table of Decide for one operation and winning list.
+func outcome(op Op, rank int, rule int32, ruleErrno Errno, def Action) cached {
+	hiding := op == OpRead || op == OpStat || op == OpExec
+	switch {
+	case !validOp(op):
+		return cached{action: Deny, errno: EACCES, rule: rule}
+	case rank == rankNone && def == Allow:
+		return cached{action: Allow, rule: rule}
+	case rank == rankNone:
+		return cached{action: Deny, errno: denyErrno(op), rule: rule}
+	case rank == rankDeny && hiding && ruleErrno != "":
+		return cached{action: Deny, errno: ruleErrno, rule: rule}
+	case rank == rankDeny:
+		return cached{action: Deny, errno: denyErrno(op), rule: rule}
+	case rank == rankRedact && (op == OpRead || op == OpStat):
+		return cached{action: Redact, rule: rule}
+	case rank == rankRedact && (op == OpWrite || op == OpCreate || op == OpUnlink):
+		return cached{action: Redact, errno: EACCES, rule: rule}
+	case rank == rankRedact:
+		return cached{action: Deny, errno: EACCES, rule: rule}
+	case rank == rankRead && !hiding:
+		return cached{action: Deny, errno: EACCES, rule: rule}
+	}
+	return cached{action: Allow, rule: rule}
+}
+
+// denyErrno is the errno of a plain denial: reads hide, writes refuse.
+func denyErrno(op Op) Errno {
+	if op == OpRead || op == OpStat || op == OpExec {
+		return ENOENT
+	}
+	return EACCES
+}
+
+func validOp(op Op) bool {
+	for _, o := range Ops {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// DecideExec decides executing the file at path with argv. First the file
+// itself, as Decide(OpExec, path); then, on an allowed file:
+//
+//   - exec.deny: denied (EACCES) when the basename of path or of argv[0] is
+//     listed;
+//   - exec.allow: when the list is not empty, the basename of path must be
+//     in it (argv[0] is chosen by the caller and proves nothing), else
+//     denied (EACCES);
+//   - exec.deny_args: for a command named by the basename of path or of
+//     argv[0], a pattern's space-separated tokens appearing as a contiguous
+//     run of argv[1:] deny (EACCES): "push --force" denies
+//     "git push --force origin" but not "git push origin --force" nor
+//     "git push -f".
+//
+// Matching by name is a convenience, not a boundary: a copied or renamed
+// binary has another name. The boundary is which files are executable at
+// all (the filesystem rules, and Landlock's EXECUTE right).
+func (e *Engine) DecideExec(path string, argv []string) Decision {
+	d := e.Decide(OpExec, path)
+	if !d.Allowed() {
+		return d
+	}
+	base, arg0 := baseName(path), ""
+	if len(argv) > 0 {
+		arg0 = baseName(argv[0])
+	}
+	if r, ok := e.exec.denied(base, arg0); ok {
+		return Decision{Action: Deny, Errno: EACCES, Rule: r}
+	}
+	if r, ok := e.exec.notAllowed(base); ok {
+		return Decision{Action: Deny, Errno: EACCES, Rule: r}
+	}
+	var args []string
+	if len(argv) > 1 {
+		args = argv[1:]
+	}
+	if r, ok := e.exec.deniedArgs(base, arg0, args); ok {
+		return Decision{Action: Deny, Errno: EACCES, Rule: r}
+	}
+	return d
+}
+
+// Explanation is a decision with every matching rule it beat.
+type Explanation struct {
+	Op       Op
+	Path     string
+	Decision Decision
+	Beaten   []Rule // other matching filesystem rules, in precedence order
+}
+
+// Explain decides like Decide (without the cache) and also returns every
+// other filesystem rule that matches path, in precedence order.
+func (e *Engine) Explain(op Op, path string) Explanation {
+	x := Explanation{Op: op, Path: path, Decision: e.decision(e.decide(op, path))}
+	if !isCanonical(path) {
+		return x
+	}
+	for _, i := range e.matches(path) {
+		r := e.table[e.rules[i].rule]
+		if r.List == x.Decision.Rule.List && r.Pattern == x.Decision.Rule.Pattern && r.Source == x.Decision.Rule.Source {
+			continue
+		}
+		x.Beaten = append(x.Beaten, r)
+	}
+	return x
+}
+
+// containsRun reports whether tokens appear as a contiguous run of args.
+func containsRun(args, tokens []string) bool {
+	if len(tokens) == 0 || len(tokens) > len(args) {
+		return false
+	}
+	for i := 0; i+len(tokens) <= len(args); i++ {
+		if slices.Equal(args[i:i+len(tokens)], tokens) {
+			return true
+		}
+	}
+	return false
+}

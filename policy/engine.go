@@ -1,0 +1,185 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+)
+
+// Rank of each filesystem list: lower wins (deny > redact > allow_write >
+// allow_read).
+const (
+	rankDeny = iota
+	rankRedact
+	rankWrite
+	rankRead
+	rankNone
+)
+
+var listRank = map[string]int{"deny": rankDeny, "redact": rankRedact, "allow_write": rankWrite, "allow_read": rankRead}
+
+// compiled is one filesystem rule with its glob compiled.
+type compiled struct {
+	rank int
+	rule int32 // index in Engine.table
+	m    matcher
+}
+
+// Engine is a compiled policy. It is safe for concurrent use; decisions are
+// cached by (op, path).
+type Engine struct {
+	policy *Policy
+	vars   Vars
+	table  []Rule           // every rule a decision can name; Decision.Rule is a copy
+	rules  []compiled       // filesystem rules in precedence order
+	index  map[string][]int // literal directory → indexes in rules, ascending
+	trav   map[string]int32 // directory → traverse rule (table index)
+	def    int32            // the default rule
+	bad    int32            // the rule for a path that is not canonical
+	exec   execRules        // exec: section
+	env    envRules         // env: section
+	roots  Roots            // literal prefixes of the allow lists
+	cache  *decisionCache   // (op, path) → decision
+}
+
+// Compile expands the policy's variables with v, compiles every glob once
+// and indexes them by literal prefix. Errors name the rule's file:line:column.
+func Compile(p *Policy, v Vars) (*Engine, error) {
+	if p == nil {
+		return nil, errors.New("compile policy: nil policy")
+	}
+	e := &Engine{policy: p, vars: v, index: map[string][]int{}, trav: map[string]int32{}, cache: newDecisionCache()}
+	var errs []error
+	e.def = e.add(Rule{List: "default", Pattern: string(p.DefaultAction()), Source: p.DefaultSource, Profile: p.Name})
+	e.bad = e.add(Rule{List: "invalid-path", Comment: "decisions are only taken on canonical absolute paths"})
+	fs := p.Filesystem
+	for _, list := range [][]Rule{fs.Deny, fs.Redact, fs.AllowWrite, fs.AllowRead} {
+		for _, r := range list {
+			if err := e.addFS(r); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	e.exec = compileExec(p.Exec)
+	e.env = compileEnv(p.Env)
+	e.roots = e.computeRoots()
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("compile policy %s: %w", p.File, err)
+	}
+	return e, nil
+}
+
+func (e *Engine) add(r Rule) int32 {
+	e.table = append(e.table, r)
+	return int32(len(e.table) - 1)
+}
+
+// addFS expands and indexes one filesystem rule.
+func (e *Engine) addFS(r Rule) error {
+	rank, ok := listRank[r.List]
+	if !ok {
+		return &Error{File: r.Source.File, Line: r.Source.Line, Column: r.Source.Column, Msg: "unknown rule list " + r.List}
+	}
+	g, err := expandGlob(r.Pattern, e.vars)
+	if err == nil && validGlob(g) != "" {
+		err = errors.New(validGlob(g))
+	}
+	if err != nil {
+		return &Error{File: r.Source.File, Line: r.Source.Line, Column: r.Source.Column, Msg: fmt.Sprintf("%s %q: %v", r.List, r.Pattern, err)}
+	}
+	r.Glob = g
+	c := compiled{rank: rank, rule: e.add(r), m: compileGlob(g)}
+	e.rules = append(e.rules, c)
+	e.index[c.m.key] = append(e.index[c.m.key], len(e.rules)-1)
+	if rank == rankWrite || rank == rankRead {
+		e.addTraverse(c)
+	}
+	return nil
+}
+
+// addTraverse makes the directories above an allowed pattern's literal
+// prefix visible to OpStat, so the agent can walk down to what it may use.
+func (e *Engine) addTraverse(c compiled) {
+	dir := c.m.key
+	if c.m.kind == kindExact {
+		dir = literalDir(dir)
+	}
+	if dir == "/" && c.m.kind != kindExact && c.m.key == "/" {
+		return // a pattern anchored anywhere makes nothing traversable
+	}
+	r := e.table[c.rule]
+	r.List = "traverse"
+	var ti int32 = -1
+	ancestors(dir, func(d string) bool {
+		if _, ok := e.trav[d]; !ok {
+			if ti < 0 {
+				ti = e.add(r)
+			}
+			e.trav[d] = ti
+		}
+		return true
+	})
+}
+
+// best returns the index (in e.rules) of the highest-precedence rule
+// matching p, or -1.
+func (e *Engine) best(p string) int {
+	best := len(e.rules)
+	ancestors(p, func(dir string) bool {
+		for _, i := range e.index[dir] {
+			if i >= best {
+				break
+			}
+			if e.rules[i].m.match(p) {
+				best = i
+				break
+			}
+		}
+		return true
+	})
+	if best == len(e.rules) {
+		return -1
+	}
+	return best
+}
+
+// matches returns the indexes (in e.rules) of every rule matching p, in
+// precedence order.
+func (e *Engine) matches(p string) []int {
+	var out []int
+	ancestors(p, func(dir string) bool {
+		for _, i := range e.index[dir] {
+			if e.rules[i].m.match(p) {
+				out = append(out, i)
+			}
+		}
+		return true
+	})
+	slices.Sort(out)
+	return out
+}
+
+// Policy returns the policy the engine was compiled from.
+func (e *Engine) Policy() *Policy { return e.policy }
+
+// Vars returns the variables the engine was compiled with.
+func (e *Engine) Vars() Vars { return e.vars }
+
+// Rules returns every filesystem rule with its expanded Glob, in
+// precedence order (deny, redact, allow_write, allow_read).
+func (e *Engine) Rules() []Rule {
+	out := make([]Rule, len(e.rules))
+	for i, c := range e.rules {
+		out[i] = e.table[c.rule]
+	}
+	return out
+}
+
+// baseName is path.Base for the basename comparisons of exec rules.
+func baseName(p string) string {
+	if p == "" {
+		return ""
+	}
+	return path.Base(p)
+}
