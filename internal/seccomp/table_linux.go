@@ -1,0 +1,155 @@
+package seccomp
+
+import "golang.org/x/sys/unix"
+
+// Action is what the filter does with a syscall.
+type Action uint8
+
+// Filter actions. Refuse returns Rule.Errno; Notify sends the syscall to the
+// supervisor when the caller handles it (see Build).
+const (
+	Allow Action = iota
+	Refuse
+	Notify
+	Kill
+)
+
+func (a Action) String() string {
+	switch a {
+	case Allow:
+		return "allow"
+	case Refuse:
+		return "refuse"
+	case Notify:
+		return "notify"
+	case Kill:
+		return "kill"
+	}
+	return "unknown"
+}
+
+// Cond narrows a rule to calls whose argument Arg (its low 32 bits) has any
+// of the bits in Mask set (BitsSet) or equals Value. The low word is what
+// the kernel uses for every argument checked here (flags, ioctl commands).
+type Cond struct {
+	Arg     int
+	BitsSet uint32
+	Equal   uint32
+}
+
+// Rule is one row of the filter table.
+type Rule struct {
+	Syscall string
+	Action  Action
+	Errno   unix.Errno // for Refuse
+	When    *Cond      // nil: every call
+	Reason  string
+}
+
+// Namespace-creating clone flags. CLONE_NEWTIME (0x80) is left out because in
+// clone(2) the low byte is the exit signal; clone3 is refused outright.
+const nsFlags = unix.CLONE_NEWNS | unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
+	unix.CLONE_NEWUTS | unix.CLONE_NEWIPC | unix.CLONE_NEWCGROUP
+
+// Table is the filter, row by row; the first matching row wins and anything
+// not listed is allowed. Rows naming a syscall the architecture lacks are
+// skipped.
+//
+// Decisions worth knowing:
+//   - Namespaces: clone and unshare with CLONE_NEW* flags, setns, and clone3
+//     (whose flags live in memory a filter cannot read; ENOSYS makes libc
+//     fall back to clone) are refused. With no new user or mount namespace,
+//     and chroot refused, every sandboxed process shares the supervisor's
+//     root, so the supervisor resolves absolute paths from its own "/".
+//   - seccomp(2) itself is allowed: a nested filter only narrows the agent,
+//     and a nested listener gets EBUSY from the kernel.
+//   - The stat, access, readlink, chdir, xattr and inotify families are not
+//     trapped: they reveal that a denied name exists (and its metadata), not
+//     its content. Hiding names is the interposer's job (cosmetic, see
+//     DESIGN.md). chdir into a denied directory grants nothing, because every
+//     open relative to the cwd is brokered and decided on the canonical path.
+//   - TIOCSTI and TIOCLINUX are refused: they push keystrokes into the
+//     terminal, which the user's shell would run outside the sandbox.
+var Table = []Rule{
+	// Escape vectors: refused outright.
+	{Syscall: "io_uring_setup", Action: Refuse, Errno: unix.EPERM, Reason: "io_uring performs opens the filter never sees"},
+	{Syscall: "io_uring_enter", Action: Refuse, Errno: unix.EPERM, Reason: "io_uring"},
+	{Syscall: "io_uring_register", Action: Refuse, Errno: unix.EPERM, Reason: "io_uring"},
+	{Syscall: "ptrace", Action: Refuse, Errno: unix.EPERM, Reason: "could rewrite a sibling's syscall after the broker's check"},
+	{Syscall: "process_vm_readv", Action: Refuse, Errno: unix.EPERM, Reason: "cross-process memory access"},
+	{Syscall: "process_vm_writev", Action: Refuse, Errno: unix.EPERM, Reason: "cross-process memory access"},
+	{Syscall: "process_madvise", Action: Refuse, Errno: unix.EPERM, Reason: "acts on another process"},
+	{Syscall: "pidfd_getfd", Action: Refuse, Errno: unix.EPERM, Reason: "steals another process's fds"},
+	{Syscall: "mount", Action: Refuse, Errno: unix.EPERM, Reason: "mount family changes what paths mean"},
+	{Syscall: "umount2", Action: Refuse, Errno: unix.EPERM, Reason: "mount family"},
+	{Syscall: "pivot_root", Action: Refuse, Errno: unix.EPERM, Reason: "mount family"},
+	{Syscall: "move_mount", Action: Refuse, Errno: unix.EPERM, Reason: "mount family"},
+	{Syscall: "open_tree", Action: Refuse, Errno: unix.EPERM, Reason: "mount family; also opens a path unbrokered"},
+	{Syscall: "open_tree_attr", Action: Refuse, Errno: unix.EPERM, Reason: "mount family; also opens a path unbrokered"},
+	{Syscall: "fsopen", Action: Refuse, Errno: unix.EPERM, Reason: "mount family"},
+	{Syscall: "fsconfig", Action: Refuse, Errno: unix.EPERM, Reason: "mount family"},
+	{Syscall: "fsmount", Action: Refuse, Errno: unix.EPERM, Reason: "mount family"},
+	{Syscall: "fspick", Action: Refuse, Errno: unix.EPERM, Reason: "mount family"},
+	{Syscall: "mount_setattr", Action: Refuse, Errno: unix.EPERM, Reason: "mount family"},
+	{Syscall: "chroot", Action: Refuse, Errno: unix.EPERM, Reason: "keeps every process on the broker's root"},
+	{Syscall: "setns", Action: Refuse, Errno: unix.EPERM, Reason: "no namespace changes"},
+	{Syscall: "unshare", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, BitsSet: nsFlags}, Reason: "no new namespaces (user namespaces grant capabilities)"},
+	{Syscall: "clone", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, BitsSet: nsFlags}, Reason: "no new namespaces"},
+	{Syscall: "clone3", Action: Refuse, Errno: unix.ENOSYS, Reason: "flags unreadable by the filter; libc falls back to clone"},
+	{Syscall: "bpf", Action: Refuse, Errno: unix.EPERM, Reason: "kernel programs"},
+	{Syscall: "perf_event_open", Action: Refuse, Errno: unix.EPERM, Reason: "kernel and cross-process observation"},
+	{Syscall: "open_by_handle_at", Action: Refuse, Errno: unix.EPERM, Reason: "opens by inode, bypassing paths"},
+	{Syscall: "name_to_handle_at", Action: Refuse, Errno: unix.EPERM, Reason: "pairs with open_by_handle_at"},
+	{Syscall: "userfaultfd", Action: Refuse, Errno: unix.EPERM, Reason: "stalls the broker's reads of target memory"},
+	{Syscall: "kexec_load", Action: Refuse, Errno: unix.EPERM, Reason: "kernel replacement"},
+	{Syscall: "kexec_file_load", Action: Refuse, Errno: unix.EPERM, Reason: "kernel replacement"},
+	{Syscall: "init_module", Action: Refuse, Errno: unix.EPERM, Reason: "kernel modules"},
+	{Syscall: "finit_module", Action: Refuse, Errno: unix.EPERM, Reason: "kernel modules"},
+	{Syscall: "delete_module", Action: Refuse, Errno: unix.EPERM, Reason: "kernel modules"},
+	{Syscall: "keyctl", Action: Refuse, Errno: unix.EPERM, Reason: "kernel keyrings hold credentials"},
+	{Syscall: "add_key", Action: Refuse, Errno: unix.EPERM, Reason: "kernel keyrings"},
+	{Syscall: "request_key", Action: Refuse, Errno: unix.EPERM, Reason: "kernel keyrings"},
+	{Syscall: "quotactl", Action: Refuse, Errno: unix.EPERM, Reason: "filesystem administration"},
+	{Syscall: "quotactl_fd", Action: Refuse, Errno: unix.EPERM, Reason: "filesystem administration"},
+	{Syscall: "swapon", Action: Refuse, Errno: unix.EPERM, Reason: "system administration"},
+	{Syscall: "swapoff", Action: Refuse, Errno: unix.EPERM, Reason: "system administration"},
+	{Syscall: "reboot", Action: Refuse, Errno: unix.EPERM, Reason: "system administration"},
+	{Syscall: "acct", Action: Refuse, Errno: unix.EPERM, Reason: "writes a file unbrokered"},
+	{Syscall: "lookup_dcookie", Action: Refuse, Errno: unix.EPERM, Reason: "resolves paths unbrokered"},
+	{Syscall: "uselib", Action: Refuse, Errno: unix.EPERM, Reason: "opens a path unbrokered"},
+	{Syscall: "fanotify_init", Action: Refuse, Errno: unix.EPERM, Reason: "can open files from events"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCSTI}, Reason: "injects keystrokes into the terminal"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCLINUX}, Reason: "console injection"},
+
+	// Path syscalls: sent to the supervisor, which acts itself.
+	{Syscall: "open", Action: Notify, Reason: "open family: broker opens and injects the fd"},
+	{Syscall: "openat", Action: Notify, Reason: "open family"},
+	{Syscall: "openat2", Action: Notify, Reason: "open family"},
+	{Syscall: "creat", Action: Notify, Reason: "open family"},
+	{Syscall: "execve", Action: Notify, Reason: "exec policy"},
+	{Syscall: "execveat", Action: Notify, Reason: "exec policy"},
+	{Syscall: "rename", Action: Notify, Reason: "emulated by the broker"},
+	{Syscall: "renameat", Action: Notify, Reason: "emulated"},
+	{Syscall: "renameat2", Action: Notify, Reason: "emulated"},
+	{Syscall: "link", Action: Notify, Reason: "emulated"},
+	{Syscall: "linkat", Action: Notify, Reason: "emulated"},
+	{Syscall: "symlink", Action: Notify, Reason: "emulated"},
+	{Syscall: "symlinkat", Action: Notify, Reason: "emulated"},
+	{Syscall: "unlink", Action: Notify, Reason: "emulated"},
+	{Syscall: "unlinkat", Action: Notify, Reason: "emulated"},
+	{Syscall: "mkdir", Action: Notify, Reason: "emulated"},
+	{Syscall: "mkdirat", Action: Notify, Reason: "emulated"},
+	{Syscall: "mknod", Action: Notify, Reason: "emulated"},
+	{Syscall: "mknodat", Action: Notify, Reason: "emulated"},
+	{Syscall: "rmdir", Action: Notify, Reason: "emulated"},
+	{Syscall: "truncate", Action: Notify, Reason: "emulated"},
+	{Syscall: "chmod", Action: Notify, Reason: "emulated"},
+	{Syscall: "fchmodat", Action: Notify, Reason: "emulated"},
+	{Syscall: "fchmodat2", Action: Notify, Reason: "emulated"},
+	{Syscall: "chown", Action: Notify, Reason: "emulated"},
+	{Syscall: "lchown", Action: Notify, Reason: "emulated"},
+	{Syscall: "fchownat", Action: Notify, Reason: "emulated"},
+	{Syscall: "utimes", Action: Notify, Reason: "emulated"},
+	{Syscall: "utimensat", Action: Notify, Reason: "emulated"},
+	{Syscall: "futimesat", Action: Notify, Reason: "emulated"},
+}
