@@ -1,0 +1,308 @@
+package fsops
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// ErrClosed is returned by AsCaller after Close.
+var ErrClosed = errors.New("fsops runner closed")
+
+// ReadCreds reads the credentials of thread tid from /proc/<tid>/status.
+// Call IDValid on the notification afterwards: the thread may have died and
+// its id been reused while the file was read.
+func ReadCreds(tid int) (Creds, error) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(tid) + "/status")
+	if err != nil {
+		return Creds{}, fmt.Errorf("read caller credentials: %w", err)
+	}
+	return ParseStatus(data)
+}
+
+// Runner runs functions with a caller's credentials on a small pool of
+// dedicated OS threads. Each thread is locked for its whole life and has
+// its own fs_struct (unshare(CLONE_FS)), so its umask can be the caller's
+// without touching the rest of the broker; its fsuid, fsgid, groups and
+// effective capabilities are switched with raw per-thread syscalls
+// (setfsuid, setfsgid, setgroups, capset), never with syscall.Setuid and
+// friends, which Go applies to every thread of the process.
+//
+// A thread that cannot switch back to the broker's credentials is never
+// reused: its goroutine returns while still locked, the runtime terminates
+// the thread, and a fresh one replaces it.
+type Runner struct {
+	base threadCreds
+	jobs chan job
+	quit chan struct{}
+	once sync.Once
+}
+
+type job struct {
+	creds Creds
+	fn    func() error
+	done  chan error
+}
+
+// threadCreds is the part of a thread's credentials that access checks use.
+type threadCreds struct {
+	fsuid, fsgid uint32
+	groups       []uint32 // sorted, unique
+	eff, perm    uint64
+}
+
+func (a threadCreds) equal(b threadCreds) bool {
+	return a.fsuid == b.fsuid && a.fsgid == b.fsgid && a.eff == b.eff && slices.Equal(a.groups, b.groups)
+}
+
+// NewRunner starts workers threads (at least one) holding the broker's
+// current credentials as the ones to return to.
+func NewRunner(workers int) (*Runner, error) {
+	base, err := currentCreds()
+	if err != nil {
+		return nil, err
+	}
+	r := &Runner{base: base, jobs: make(chan job), quit: make(chan struct{})}
+	for range max(workers, 1) {
+		if err := r.spawn(); err != nil {
+			r.Close()
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// Close stops the workers. Calls in flight finish; later calls fail with
+// ErrClosed.
+func (r *Runner) Close() {
+	r.once.Do(func() { close(r.quit) })
+}
+
+// AsCaller runs fn on a worker thread that has the caller's fsuid, fsgid,
+// supplementary groups, effective capabilities (never more than the
+// broker's own) and umask, and returns fn's error. fn must do its syscalls
+// on its own goroutine: a goroutine it starts runs with the broker's
+// credentials. If the broker cannot take on the caller's credentials
+// exactly, fn is not run and the error wraps ErrCreds.
+func (r *Runner) AsCaller(c Creds, fn func() error) error {
+	j := job{creds: c, fn: fn, done: make(chan error, 1)}
+	select {
+	case r.jobs <- j:
+	case <-r.quit:
+		return ErrClosed
+	}
+	return <-j.done
+}
+
+func (r *Runner) spawn() error {
+	ready := make(chan error, 1)
+	go r.work(ready)
+	return <-ready
+}
+
+// work is one worker's life. It never calls runtime.UnlockOSThread: the
+// thread's fs_struct and possibly its credentials are not the process's.
+func (r *Runner) work(ready chan<- error) {
+	runtime.LockOSThread()
+	if err := unix.Unshare(unix.CLONE_FS); err != nil {
+		ready <- fmt.Errorf("unshare worker fs_struct: %w", err)
+		return
+	}
+	ready <- nil
+	for {
+		select {
+		case j := <-r.jobs:
+			if !r.run(j) {
+				go r.spawn() //nolint:errcheck // a failed replacement leaves fewer workers, never a wrong one
+				return
+			}
+		case <-r.quit:
+			return
+		}
+	}
+}
+
+// run executes one job and reports whether the thread is back to the
+// broker's credentials and may be reused.
+func (r *Runner) run(j job) bool {
+	unix.Umask(int(j.creds.Umask & 0o777))
+	want := r.want(j.creds)
+	if want.equal(r.base) {
+		j.done <- call(j.fn)
+		return true
+	}
+	if err := enter(want); err != nil {
+		ok := leave(r.base) == nil
+		j.done <- fmt.Errorf("switch to caller credentials: %w", errors.Join(ErrCreds, err))
+		return ok
+	}
+	err := call(j.fn)
+	ok := leave(r.base) == nil
+	j.done <- err
+	return ok
+}
+
+// want is what the worker thread must hold for caller c: the caller's ids
+// and groups, and its effective capabilities limited to what the broker is
+// permitted.
+func (r *Runner) want(c Creds) threadCreds {
+	return threadCreds{
+		fsuid:  c.FSUID(),
+		fsgid:  c.FSGID(),
+		groups: sortedUnique(c.Groups),
+		eff:    c.CapEff & r.base.perm,
+		perm:   r.base.perm,
+	}
+}
+
+func sortedUnique(g []uint32) []uint32 {
+	g = slices.Clone(g)
+	slices.Sort(g)
+	return slices.Compact(g)
+}
+
+// call runs fn, turning a panic into an error so the thread still switches
+// back.
+func call(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("fsops: operation panicked: %v", p)
+		}
+	}()
+	return fn()
+}
+
+// enter switches the current thread to want and verifies the result.
+func enter(want threadCreds) error {
+	if err := setGroups(want.groups); err != nil {
+		return err
+	}
+	setfsgid(want.fsgid)
+	setfsuid(want.fsuid)
+	if err := setEffective(want.eff); err != nil {
+		return err
+	}
+	return verify(want)
+}
+
+// leave switches the current thread back to base and verifies the result.
+// Capabilities come first: restoring groups needs CAP_SETGID back.
+func leave(base threadCreds) error {
+	if err := setEffective(base.eff); err != nil {
+		return err
+	}
+	setfsuid(base.fsuid)
+	setfsgid(base.fsgid)
+	if err := setGroups(base.groups); err != nil {
+		return err
+	}
+	// Returning fsuid to 0 raises the file capabilities again: re-apply.
+	if err := setEffective(base.eff); err != nil {
+		return err
+	}
+	return verify(base)
+}
+
+func verify(want threadCreds) error {
+	got, err := currentCreds()
+	if err != nil {
+		return err
+	}
+	if !got.equal(want) {
+		return fmt.Errorf("thread credentials: got fsuid %d fsgid %d groups %v caps %#x, want %d %d %v %#x",
+			got.fsuid, got.fsgid, got.groups, got.eff, want.fsuid, want.fsgid, want.groups, want.eff)
+	}
+	return nil
+}
+
+// currentCreds reads the calling thread's credentials from the kernel.
+func currentCreds() (threadCreds, error) {
+	var c threadCreds
+	c.fsuid = setfsuid(^uint32(0)) // an invalid id changes nothing and returns the current one
+	c.fsgid = setfsgid(^uint32(0))
+	groups, err := unix.Getgroups()
+	if err != nil {
+		return c, fmt.Errorf("get groups: %w", err)
+	}
+	for _, g := range groups {
+		c.groups = append(c.groups, uint32(g))
+	}
+	c.groups = sortedUnique(c.groups)
+	c.eff, c.perm, err = capGet()
+	return c, err
+}
+
+// setfsuid changes the calling thread's fsuid (SYS_SETFSUID acts on the
+// calling thread only) and returns the previous one. The kernel never
+// reports failure here: callers verify.
+func setfsuid(uid uint32) uint32 {
+	prev, _ := unix.SetfsuidRetUid(int(int32(uid)))
+	return uint32(prev)
+}
+
+func setfsgid(gid uint32) uint32 {
+	prev, _ := unix.SetfsgidRetGid(int(int32(gid)))
+	return uint32(prev)
+}
+
+// setGroups sets the calling thread's supplementary groups. x/sys/unix
+// issues SYS_SETGROUPS with RawSyscall (this thread only), unlike
+// syscall.Setgroups, which changes every thread of the process.
+func setGroups(groups []uint32) error {
+	cur, err := unix.Getgroups()
+	if err != nil {
+		return fmt.Errorf("get groups: %w", err)
+	}
+	curU := make([]uint32, 0, len(cur))
+	for _, g := range cur {
+		curU = append(curU, uint32(g))
+	}
+	if slices.Equal(sortedUnique(curU), groups) {
+		return nil
+	}
+	ints := make([]int, len(groups))
+	for i, g := range groups {
+		ints[i] = int(g)
+	}
+	if err := unix.Setgroups(ints); err != nil {
+		return fmt.Errorf("set groups: %w", err)
+	}
+	return nil
+}
+
+func capGet() (eff, perm uint64, err error) {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return 0, 0, fmt.Errorf("get capabilities: %w", err)
+	}
+	eff = uint64(data[0].Effective) | uint64(data[1].Effective)<<32
+	perm = uint64(data[0].Permitted) | uint64(data[1].Permitted)<<32
+	return eff, perm, nil
+}
+
+// setEffective sets the calling thread's effective capabilities (capset
+// with pid 0 acts on the calling thread only), keeping permitted and
+// inheritable.
+func setEffective(eff uint64) error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("get capabilities: %w", err)
+	}
+	if uint64(data[0].Effective)|uint64(data[1].Effective)<<32 == eff {
+		return nil
+	}
+	data[0].Effective = uint32(eff)
+	data[1].Effective = uint32(eff >> 32)
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("set capabilities: %w", err)
+	}
+	return nil
+}
