@@ -49,9 +49,11 @@ func (l *errList) err() error { return errors.Join(l.errs...) }
 // "" when nothing is close.
 func suggest(got string, valid []string) string {
 	best, bestDist := "", len(got)/2+2
+	g := strings.ToLower(got)
 	for _, v := range valid {
-		d := editDistance(strings.ToLower(got), v)
-		if strings.Contains(v, strings.ToLower(got)) || strings.Contains(strings.ToLower(got), v) {
+		lv := strings.ToLower(v)
+		d := editDistance(g, lv)
+		if g != "" && (strings.Contains(lv, g) || strings.Contains(g, lv)) {
 			d = min(d, 2)
 		}
 		if d < bestDist {

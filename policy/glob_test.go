@@ -1,0 +1,97 @@
+package policy
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+func TestCompileGlobKinds(t *testing.T) {
+	tests := []struct {
+		glob     string
+		wantKind matchKind
+		wantKey  string
+	}{
+		{"/etc/passwd", kindExact, "/etc/passwd"},
+		{"/home/u/proj/**", kindTree, "/home/u/proj"},
+		{"/**", kindTree, "/"},
+		{"/**/.env", kindBase, "/"},
+		{"/**/*.pem", kindBase, "/"},
+		{"/**/src/*.go", kindGlob, "/"},
+		{"/home/u/.ssh/id_*", kindGlob, "/home/u/.ssh"},
+		{"/home/u/.claude.json*", kindGlob, "/home/u"},
+		{"/proc/*/environ", kindGlob, "/proc"},
+		{`/p\[1\]/**`, kindGlob, "/"},
+	}
+	for _, tt := range tests {
+		m := compileGlob(tt.glob)
+		if m.kind != tt.wantKind || m.key != tt.wantKey {
+			t.Errorf("compileGlob(%q) = kind %d key %q, want kind %d key %q", tt.glob, m.kind, m.key, tt.wantKind, tt.wantKey)
+		}
+	}
+}
+
+// TestMatchAgreesWithDoublestar checks every fast path against the
+// reference matcher, and the doublestar semantics the policy promises.
+func TestMatchAgreesWithDoublestar(t *testing.T) {
+	globs := []string{"/a/**", "/**", "/**/.env", "/**/.env.*", "/**/*", "/a/b", "/a/*/c", "/**/{x,y}", "/a/b*", "/**/[ab]"}
+	paths := []string{"/", "/a", "/a/b", "/a/b/c", "/ab", "/x", "/q/.env", "/.env", "/a/.env.local", "/a/bcd", "/b", "/y/z/x"}
+	for _, g := range globs {
+		m := compileGlob(g)
+		for _, p := range paths {
+			want, _ := doublestar.Match(g, p)
+			if got := m.match(p); got != want {
+				t.Errorf("match(%q, %q) = %v, doublestar says %v", g, p, got, want)
+			}
+		}
+	}
+	if ok, _ := doublestar.Match("/a/**", "/a"); !ok {
+		t.Error(`doublestar no longer matches "dir/**" against "dir"; the policy relies on it`)
+	}
+}
+
+func TestAncestors(t *testing.T) {
+	tests := []struct {
+		path string
+		want []string
+	}{
+		{"/", []string{"/"}},
+		{"/a", []string{"/", "/a"}},
+		{"/a/b/c", []string{"/", "/a", "/a/b", "/a/b/c"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		ancestors(tt.path, func(d string) bool { got = append(got, d); return true })
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("ancestors(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestIsCanonical(t *testing.T) {
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{"/", true},
+		{"/a/b", true},
+		{"/a/.b", true},
+		{"/a/..b", true},
+		{"", false},
+		{"a/b", false},
+		{"/a/", false},
+		{"//a", false},
+		{"/a//b", false},
+		{"/a/./b", false},
+		{"/a/../b", false},
+		{"/a/..", false},
+		{"/.", false},
+		{"/a\x00b", false},
+	}
+	for _, tt := range tests {
+		if got := isCanonical(tt.path); got != tt.want {
+			t.Errorf("isCanonical(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
