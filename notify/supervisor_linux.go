@@ -24,7 +24,8 @@ type Supervisor struct {
 	listener   int
 	broker     *broker.Broker
 	runner     *fsops.Runner
-	privileged bool // the supervisor holds capabilities its children may drop
+	privileged bool              // the supervisor holds capabilities its children may drop
+	denyInodes *fsops.DenyInodes // inodes of concrete denied files (SetDenyInodes, in fsmut_linux.go)
 	numbers    map[uint32]string
 	now        func() time.Time
 

@@ -1,0 +1,182 @@
+package notify
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/aixbroker/aixbroker/internal/fsops"
+	"github.com/aixbroker/aixbroker/policy"
+)
+
+// This file holds what the mutating handlers (rename, link, symlink,
+// unlink, mkdir, mknod, truncate, chmod, chown, utimes) share: reading a
+// path operand, deciding, and refusing with the policy's errno from inside
+// a function run as the caller.
+
+// pathArg says where a syscall keeps one path: path is the index of the
+// pointer argument, dir that of its dirfd argument, or -1 when a relative
+// path starts from the cwd (the pre-*at syscalls).
+type pathArg struct{ dir, path int }
+
+// operand is one path argument read from the target, with the descriptor
+// its resolution starts from (AT_FDCWD for an absolute path).
+type operand struct {
+	path  string
+	dirfd int
+}
+
+// readOperand reads a path argument and opens the directory it is relative
+// to. With emptyOK (AT_EMPTY_PATH) an empty path is allowed and dirfd is
+// then the operand itself; without, it is ENOENT, as the kernel answers
+// before looking at the dirfd.
+func (r *Request) readOperand(a pathArg, emptyOK bool) (operand, error) {
+	path, err := r.ReadPath(a.path)
+	if err != nil {
+		return operand{}, err
+	}
+	if path == "" && !emptyOK {
+		return operand{}, fmt.Errorf("read path: %w", unix.ENOENT)
+	}
+	return r.operandAt(a, path)
+}
+
+func (r *Request) operandAt(a pathArg, path string) (operand, error) {
+	if strings.HasPrefix(path, "/") {
+		return operand{path: path, dirfd: unix.AT_FDCWD}, nil
+	}
+	var dirfd int
+	var err error
+	if a.dir < 0 {
+		dirfd, err = r.dirFD(unix.AT_FDCWD)
+	} else {
+		dirfd, err = r.dirFD(int32(r.Arg(a.dir)))
+	}
+	if err != nil {
+		return operand{}, err
+	}
+	return operand{path: path, dirfd: dirfd}, nil
+}
+
+// refusal is the error a handler returns from inside AsCaller when the
+// policy says no; ErrorOf turns it into the errno.
+type refusal struct {
+	op    policy.Op
+	path  string
+	errno syscall.Errno
+}
+
+func (e *refusal) Error() string {
+	return fmt.Sprintf("policy refuses %s on %s: %v", e.op, e.path, e.errno)
+}
+
+func (e *refusal) Unwrap() error { return e.errno }
+
+// allow decides op on a canonical path and returns a refusal when the
+// policy does not allow it.
+func (r *Request) allow(op policy.Op, path string) error {
+	d := r.Decide(op, path)
+	if d.Allowed() {
+		return nil
+	}
+	return &refusal{op: op, path: path, errno: denyErrno(d, op)}
+}
+
+// allowInode refuses a change to, or a new name for, an inode that is one
+// of the policy's denied files under another name (a hard link made before
+// the session). The refusal is recorded like a policy decision.
+func (r *Request) allowInode(op policy.Op, f fsops.File) error {
+	deny := r.sup.denyInodes
+	if deny == nil || deny.Len() == 0 {
+		return nil
+	}
+	dev, ino, err := fsops.InodeKey(f.FD)
+	if err != nil {
+		return err
+	}
+	denied, ok := deny.Lookup(dev, ino)
+	if !ok {
+		return nil
+	}
+	d := policy.Decision{
+		Action: policy.Deny, Errno: policy.EACCES,
+		Rule: policy.Rule{List: "deny", Pattern: denied + " (same inode)"},
+	}
+	r.note(op, f.Path, d)
+	return &refusal{op: op, path: f.Path, errno: syscall.EACCES}
+}
+
+// kernelRefuses reports whether the kernel refuses any creation, removal or
+// rename of name whatever the policy says ("." and ".." are never a new or
+// removable name, "/" is never replaced): such calls go straight to the
+// kernel for its own errno, with nothing to decide.
+func kernelRefuses(name string) bool {
+	switch strings.TrimRight(name, "/") {
+	case "", ".", "..":
+		return true
+	}
+	return false
+}
+
+// parentAction runs fn on the resolved parent of o as the caller, after the
+// policy allowed op on the name. create selects the caller's umask.
+func (r *Request) parentAction(o operand, op policy.Op, create bool, fn func(fsops.Parent) error) Reply {
+	tg, err := r.Target(o.path)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	run := r.AsCaller
+	if create {
+		run = r.AsCallerCreate
+	}
+	return ErrorOf(run(func() error {
+		p, err := tg.ResolveParent(o.dirfd, o.path)
+		if err != nil {
+			return err
+		}
+		defer p.Close()
+		if err := r.Valid(); err != nil {
+			return err
+		}
+		if !kernelRefuses(p.Name) {
+			if err := r.allow(op, p.Path()); err != nil {
+				return err
+			}
+		}
+		return fn(p)
+	}))
+}
+
+// fileAction runs fn as the caller on the inode o names (following a final
+// symlink or not), after the policy allowed op on its canonical path and
+// the inode is not a denied file under another name.
+func (r *Request) fileAction(o operand, follow, emptyPath bool, op policy.Op, fn func(fsops.File) error) Reply {
+	tg, err := r.Target(o.path)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	return ErrorOf(r.AsCaller(func() error {
+		f, err := tg.ResolveFile(o.dirfd, o.path, follow, emptyPath)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := r.Valid(); err != nil {
+			return err
+		}
+		if err := r.allow(op, f.Path); err != nil {
+			return err
+		}
+		if err := r.allowInode(op, f); err != nil {
+			return err
+		}
+		return fn(f)
+	}))
+}
+
+// SetDenyInodes gives the supervisor the inodes of the policy's concrete
+// denied files (fsops.NewDenyInodes), checked by link and the attribute
+// and truncate handlers. Call it before Start.
+func (s *Supervisor) SetDenyInodes(d *fsops.DenyInodes) { s.denyInodes = d }

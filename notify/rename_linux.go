@@ -1,0 +1,85 @@
+package notify
+
+import (
+	"golang.org/x/sys/unix"
+
+	"github.com/aixbroker/aixbroker/internal/fsops"
+	"github.com/aixbroker/aixbroker/policy"
+)
+
+func init() { register(handleRename, "rename", "renameat", "renameat2") }
+
+const renameFlags = unix.RENAME_NOREPLACE | unix.RENAME_EXCHANGE | unix.RENAME_WHITEOUT
+
+// handleRename serves rename(old, new), renameat(olddirfd, old, newdirfd,
+// new) and renameat2(..., flags). The source is decided as OpRename and the
+// destination as OpCreate; with RENAME_EXCHANGE both ends are sources and
+// destinations. Neither final component is followed.
+func handleRename(r *Request) Reply {
+	from, to, flags := pathArg{-1, 0}, pathArg{-1, 1}, uint(0)
+	if r.Syscall != "rename" {
+		from, to = pathArg{0, 1}, pathArg{2, 3}
+	}
+	if r.Syscall == "renameat2" {
+		flags = uint(uint32(r.Arg(4)))
+		if flags&^renameFlags != 0 {
+			return Errno(unix.EINVAL)
+		}
+	}
+	src, err := r.readOperand(from, false)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	dst, err := r.readOperand(to, false)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	tg, err := r.Target(src.path + "\x00" + dst.path)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	return ErrorOf(r.AsCaller(func() error {
+		op, err := tg.ResolveParent(src.dirfd, src.path)
+		if err != nil {
+			return err
+		}
+		defer op.Close()
+		np, err := tg.ResolveParent(dst.dirfd, dst.path)
+		if err != nil {
+			return err
+		}
+		defer np.Close()
+		if err := r.Valid(); err != nil {
+			return err
+		}
+		if err := r.allowRename(op, np, flags&unix.RENAME_EXCHANGE != 0); err != nil {
+			return err
+		}
+		return fsops.Rename(op, np, flags)
+	}))
+}
+
+func (r *Request) allowRename(from, to fsops.Parent, exchange bool) error {
+	if kernelRefuses(from.Name) || kernelRefuses(to.Name) {
+		return nil // EBUSY or the like, from the kernel
+	}
+	checks := []struct {
+		op   policy.Op
+		path string
+	}{{policy.OpRename, from.Path()}, {policy.OpCreate, to.Path()}}
+	if exchange {
+		checks = append(checks, struct {
+			op   policy.Op
+			path string
+		}{policy.OpRename, to.Path()}, struct {
+			op   policy.Op
+			path string
+		}{policy.OpCreate, from.Path()})
+	}
+	for _, c := range checks {
+		if err := r.allow(c.op, c.path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
