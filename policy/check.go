@@ -142,8 +142,7 @@ func compileFindings(err error) []Finding {
 			}
 			return
 		}
-		var pe *Error
-		if errors.As(err, &pe) {
+		if pe, ok := err.(*Error); ok {
 			out = append(out, Finding{SeverityError, pe.Msg, Source{File: pe.File, Line: pe.Line, Column: pe.Column}})
 			return
 		}

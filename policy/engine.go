@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path"
@@ -50,7 +51,7 @@ func Compile(p *Policy, v Vars) (*Engine, error) {
 		return nil, errors.New("compile policy: nil policy")
 	}
 	e := &Engine{policy: p, vars: v, index: map[string][]int{}, trav: map[string]int32{}, cache: newDecisionCache()}
-	var errs []error
+	var errs []*Error
 	e.def = e.add(Rule{List: "default", Pattern: string(p.DefaultAction()), Source: p.DefaultSource, Profile: p.Name})
 	e.bad = e.add(Rule{List: "invalid-path", Comment: "decisions are only taken on canonical absolute paths"})
 	fs := p.Filesystem
@@ -64,8 +65,15 @@ func Compile(p *Policy, v Vars) (*Engine, error) {
 	e.exec = compileExec(p.Exec)
 	e.env = compileEnv(p.Env)
 	e.roots = e.computeRoots()
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("compile policy %s: %w", p.File, err)
+	if len(errs) > 0 {
+		slices.SortStableFunc(errs, func(a, b *Error) int {
+			return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+		})
+		joined := make([]error, len(errs))
+		for i, err := range errs {
+			joined[i] = err
+		}
+		return nil, fmt.Errorf("compile policy %s: %w", p.File, errors.Join(joined...))
 	}
 	return e, nil
 }
@@ -76,7 +84,7 @@ func (e *Engine) add(r Rule) int32 {
 }
 
 // addFS expands and indexes one filesystem rule.
-func (e *Engine) addFS(r Rule) error {
+func (e *Engine) addFS(r Rule) *Error {
 	rank, ok := listRank[r.List]
 	if !ok {
 		return &Error{File: r.Source.File, Line: r.Source.Line, Column: r.Source.Column, Msg: "unknown rule list " + r.List}

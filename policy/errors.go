@@ -14,7 +14,12 @@ type Error struct {
 	Line   int
 	Column int
 	Msg    string
+	err    error // the wrapped cause, if any
 }
+
+// Unwrap returns the cause, so errors.Is(err, ErrUnknownProfile) and
+// errors.Is(err, fs.ErrNotExist) see through the location.
+func (e *Error) Unwrap() error { return e.err }
 
 func (e *Error) Error() string {
 	if e.Line == 0 {

@@ -123,7 +123,7 @@ func locate(from Source, err error) error {
 	if from.File == "" || errors.As(err, &pe) {
 		return err
 	}
-	return &Error{File: from.File, Line: from.Line, Column: from.Column, Msg: err.Error()}
+	return &Error{File: from.File, Line: from.Line, Column: from.Column, Msg: err.Error(), err: err}
 }
 
 // merge returns child applied over parent: lists are the union (parent
