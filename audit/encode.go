@@ -2,7 +2,6 @@ package audit
 
 import (
 	"strconv"
-	"time"
 	"unicode/utf8"
 )
 
@@ -172,6 +171,3 @@ func appendEscapedByte(b []byte, c byte) []byte {
 	}
 	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 }
-
-// formatTS formats a timestamp the way records carry it.
-func formatTS(t time.Time) string { return t.UTC().Format(tsLayout) }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"iter"
 	"os"
@@ -86,6 +87,11 @@ func scanFile(path string, yield func(Entry, error) bool) bool {
 		return false
 	}
 	defer f.Close()
+	return scanReader(path, f, yield)
+}
+
+// scanReader is scanFile over an open reader.
+func scanReader(path string, f io.Reader, yield func(Entry, error) bool) bool {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes+1)
 	n := 0
@@ -105,4 +111,37 @@ func scanFile(path string, yield func(Entry, error) bool) bool {
 		return false
 	}
 	return true
+}
+
+// openLog opens every file of a log under the log's shared lock, so that the
+// set is consistent (no rotation half done); the handles stay valid after
+// later rotations rename the files.
+func openLog(log string) ([]*os.File, error) {
+	if lock, err := os.Open(lockPath(log)); err == nil {
+		defer lock.Close()
+		if err := flock(lock, false); err != nil {
+			return nil, err
+		}
+		defer funlock(lock)
+	}
+	names, err := Files(log)
+	if err != nil {
+		return nil, err
+	}
+	var files []*os.File
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			closeAll(files)
+			return nil, fmt.Errorf("open audit log: %w", err)
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
 }

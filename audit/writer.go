@@ -33,11 +33,11 @@ type Writer struct {
 	dropped uint64        // dropped since the last gap record
 	room    chan struct{} // closed when the flusher takes the batch
 	closed  bool
-	stats   Stats
+	stats   WriterStats
 }
 
-// Stats counts what a Writer did.
-type Stats struct {
+// WriterStats counts what a Writer did.
+type WriterStats struct {
 	Written uint64 // records appended, gap records included (file headers not)
 	Gaps    uint64 // gap records written
 	Dropped uint64 // records dropped (each one counted in a gap record, or in Err)
@@ -138,7 +138,7 @@ func (w *Writer) waitRoom() bool {
 }
 
 // Stats returns what the writer has done so far.
-func (w *Writer) Stats() Stats {
+func (w *Writer) Stats() WriterStats {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.stats
