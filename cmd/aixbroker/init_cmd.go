@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/aixbroker/aixbroker/policy"
 	"github.com/spf13/cobra"
 )
 
@@ -18,7 +19,7 @@ func init() { subcommands = append(subcommands, newInitCmd) }
 
 // policyFileName is the project-local policy that exec, check and explain
 // pick up from the project directory.
-const policyFileName = ".aixgate.yaml"
+const policyFileName = policy.ProjectFileName
 
 //go:embed templates/*.yaml
 var templateFS embed.FS
@@ -30,7 +31,6 @@ type projectKind struct {
 	Markers []string // any of these in the project dir selects the kind
 	Read    []string // caches the agent may read
 	Write   []string // caches the agent may read and write
-	Exec    []string // commands the tool chain runs
 	Tests   []string // extra commented tests: entries
 }
 
@@ -42,40 +42,37 @@ var projectKinds = []projectKind{
 		Markers: []string{"go.mod"},
 		Read:    []string{"~/go/pkg/mod/**"},
 		Write:   []string{"~/.cache/go-build/**"},
-		Exec:    []string{"go", "gofmt"},
-		Tests:   []string{"{ path: ~/go/pkg/mod/cache/x, op: write, want: deny }"},
+		Tests:   []string{"{ path: ~/.cache/go-build/00/x, op: write, want: allow }"},
 	},
 	{
 		Name:    "Node.js",
 		Markers: []string{"package.json"},
 		Write:   []string{"~/.npm/**"},
-		Exec:    []string{"node", "npm", "npx"},
 		Tests:   []string{"{ path: ~/.npmrc, op: read, want: deny }"},
 	},
 	{
 		Name:    "Python",
 		Markers: []string{"pyproject.toml", "requirements.txt", "setup.py"},
 		Write:   []string{"~/.cache/pip/**"},
-		Exec:    []string{"python3", "python", "pip", "pip3"},
 		Tests:   []string{"{ path: ~/.cache/pip/http/x, op: write, want: allow }"},
 	},
 	{
 		Name:    "Rust",
 		Markers: []string{"Cargo.toml"},
 		Write:   []string{"~/.cargo/registry/**", "~/.cargo/git/**"},
-		Exec:    []string{"cargo", "rustc"},
 		Tests:   []string{"{ path: ~/.cargo/credentials.toml, op: read, want: deny }"},
 	},
 }
 
 // starter is what the template is rendered with.
 type starter struct {
-	Name  string // the profile name written in the file
-	Kinds string // "Go, Node.js" or "no language detected"
-	Read  []string
-	Write []string
-	Exec  string // comma-separated, or empty
-	Tests []string
+	Name    string // the profile name written in the file
+	Extends string // the profile it extends
+	ShowPad string // spaces that align the comment after "profile show NAME"
+	Kinds   string // "Go, Node.js" or "no language detected"
+	Read    []string
+	Write   []string
+	Tests   []string
 }
 
 // detectKinds returns the kinds whose marker file exists in dir.
@@ -93,21 +90,18 @@ func detectKinds(dir string) []projectKind {
 }
 
 // renderStarter renders the starter policy for the given kinds.
-func renderStarter(kinds []projectKind) ([]byte, error) {
-	s := starter{Name: "project", Kinds: "no language detected"}
-	var names, exec []string
+func renderStarter(kinds []projectKind, extends string) ([]byte, error) {
+	s := starter{Name: "project", Extends: extends, Kinds: "no language detected"}
+	s.ShowPad = strings.Repeat(" ", max(1, 13-len(extends)))
+	var names []string
 	for _, k := range kinds {
 		names = append(names, k.Name)
 		s.Read = append(s.Read, k.Read...)
 		s.Write = append(s.Write, k.Write...)
 		s.Tests = append(s.Tests, k.Tests...)
-		exec = append(exec, k.Exec...)
 	}
 	if len(names) > 0 {
 		s.Kinds = strings.Join(names, ", ")
-	}
-	if len(exec) > 0 {
-		s.Exec = strings.Join(append([]string{"git", "make"}, exec...), ", ")
 	}
 	tmpl, err := template.ParseFS(templateFS, "templates/starter.yaml")
 	if err != nil {
@@ -120,9 +114,16 @@ func renderStarter(kinds []projectKind) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// initOptions are the flags of init.
+type initOptions struct {
+	Project string
+	Extends string
+	Force   bool
+	JSON    bool
+}
+
 func newInitCmd() *cobra.Command {
-	var project string
-	var force, asJSON bool
+	var o initOptions
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Write a starter .aixgate.yaml for this project",
@@ -131,22 +132,27 @@ func newInitCmd() *cobra.Command {
 It looks for go.mod, package.json, pyproject.toml / requirements.txt / setup.py
 and Cargo.toml, and lets the agent use the matching caches (~/go/pkg/mod,
 ~/.cache/go-build, ~/.npm, ~/.cache/pip, ~/.cargo/registry). The starter
-extends the built-in profile "generic", keeps .env files redacted, and carries
-a commented tests: section you can turn on.
+extends the built-in profile "generic" (or the profile given with --extends),
+keeps .env files redacted, and carries a commented tests: section to turn on.
+
+When the project has a .aixgate.yaml, "aixbroker exec" uses it instead of the
+agent's built-in profile. An agent that keeps its state in your home directory
+(Claude Code in ~/.claude, Codex in ~/.codex) needs its profile's rules: pass
+--extends claude-code (see "aixbroker profile list").
 
 An existing .aixgate.yaml is never overwritten unless you pass --force.`,
-		Example: `  aixbroker init                      # in the project root
-  aixbroker init --project ~/src/api  # somewhere else
-  aixbroker init --force              # replace an existing .aixgate.yaml
-  aixbroker policy check              # then check what init wrote`,
+		Example: `  aixbroker init                          # in the project root
+  aixbroker init --extends claude-code    # for a project worked on with Claude Code
+  aixbroker init --project ~/src/api      # somewhere else
+  aixbroker init --force                  # replace an existing .aixgate.yaml
+  aixbroker policy check                  # then check what init wrote`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runInit(cmd, project, force, asJSON)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runInit(cmd, o) },
 	}
-	cmd.Flags().StringVar(&project, "project", "", "project directory (default: the current directory)")
-	cmd.Flags().BoolVar(&force, "force", false, "overwrite an existing .aixgate.yaml")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().StringVar(&o.Project, "project", "", "project `dir`ectory (default: the current directory)")
+	cmd.Flags().StringVar(&o.Extends, "extends", policy.GenericProfile, "the profile `name` the starter extends")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "overwrite an existing .aixgate.yaml")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the result as JSON")
 	return cmd
 }
 
@@ -154,32 +160,58 @@ An existing .aixgate.yaml is never overwritten unless you pass --force.`,
 type initResult struct {
 	Path        string   `json:"path"`
 	Kinds       []string `json:"kinds"`
+	Extends     string   `json:"extends"`
 	Overwritten bool     `json:"overwritten"`
 }
 
-func runInit(cmd *cobra.Command, project string, force, asJSON bool) error {
-	dir, err := projectDir(project)
+func runInit(cmd *cobra.Command, o initOptions) error {
+	dir, err := projectDir(o.Project)
 	if err != nil {
+		return err
+	}
+	if err := checkExtends(o.Extends); err != nil {
 		return err
 	}
 	kinds := detectKinds(dir)
-	body, err := renderStarter(kinds)
+	body, err := renderStarter(kinds, o.Extends)
 	if err != nil {
 		return err
+	}
+	if _, err := policy.Parse(policyFileName, body); err != nil {
+		return fmt.Errorf("render starter policy: %w (a bug: please report it)", err)
 	}
 	path := filepath.Join(dir, policyFileName)
-	existed, err := writePolicyFile(path, body, force)
+	existed, err := writePolicyFile(path, body, o.Force)
 	if err != nil {
 		return err
 	}
-	res := initResult{Path: path, Kinds: []string{}, Overwritten: existed}
+	res := initResult{Path: path, Kinds: []string{}, Extends: o.Extends, Overwritten: existed}
 	for _, k := range kinds {
 		res.Kinds = append(res.Kinds, k.Name)
 	}
-	if asJSON {
+	if o.JSON {
 		return printJSON(cmd, res)
 	}
 	return printInit(cmd, res)
+}
+
+// checkExtends accepts the name of a built-in profile or of a user profile
+// in the configuration directory.
+func checkExtends(name string) error {
+	if _, err := policy.ProfileSource(name); err == nil {
+		return nil
+	}
+	if !validProfileName(name) {
+		return fmt.Errorf("init --extends %q: not a profile name; see `aixbroker profile list`", name)
+	}
+	home, err := homeDir()
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(configDir(home), "profiles", name+".yaml")); err != nil {
+		return fmt.Errorf("init --extends %s: %w; see `aixbroker profile list`", name, policy.ErrUnknownProfile)
+	}
+	return nil
 }
 
 // writePolicyFile writes body to path. It refuses to replace an existing
@@ -241,6 +273,12 @@ func printInit(cmd *cobra.Command, res initResult) error {
 	if len(res.Kinds) > 0 {
 		kinds = "detected " + strings.Join(res.Kinds, ", ")
 	}
+	hint := ""
+	if res.Extends == policy.GenericProfile {
+		hint = `
+     exec uses this file instead of the agent's own profile: for Claude Code,
+     Codex and the like, rerun with --force --extends claude-code (or codex, ...)`
+	}
 	verb := "wrote"
 	if res.Overwritten {
 		verb = "overwrote"
@@ -248,10 +286,10 @@ func printInit(cmd *cobra.Command, res initResult) error {
 	_, err := fmt.Fprintf(cmd.OutOrStdout(), `%s %s (%s)
 
 Next:
-  1. read it and adapt it: it extends the built-in profile "generic"
-     (see it with: aixbroker profile show generic)
+  1. read it and adapt it: it extends the profile %q
+     (see it with: aixbroker profile show %s)%s
   2. aixbroker policy check       validate it and run its tests:
   3. aixbroker exec -- claude     run your agent under it
-`, verb, res.Path, kinds)
+`, verb, res.Path, kinds, res.Extends, res.Extends, hint)
 	return err
 }

@@ -148,3 +148,59 @@ func TestInitBadProject(t *testing.T) {
 		}
 	}
 }
+
+// TestInitStarterChecks uncomments the starter's tests: and runs policy
+// check on it: what init writes must pass its own examples.
+func TestInitStarterChecks(t *testing.T) {
+	for _, markers := range [][]string{nil, {"go.mod"}, {"package.json"}, {"requirements.txt"}, {"Cargo.toml"}} {
+		t.Run(strings.Join(markers, "+"), func(t *testing.T) {
+			fakeHome(t)
+			files := map[string]string{}
+			for _, m := range markers {
+				files[m] = ""
+			}
+			dir := canonicalProject(t, files)
+			if _, _, err := runCLI(t, "init", "--project", dir); err != nil {
+				t.Fatalf("init: %v", err)
+			}
+			path := filepath.Join(dir, ".aixgate.yaml")
+			body, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Turn every commented example into a rule.
+			text := string(body)
+			for _, r := range [][2]string{
+				{"# tests:", "tests:"}, {"#   - {", "  - {"}, {"    # - ", "    - "},
+				{"# exec:", "exec:"}, {"#   deny", "  deny"}, {"#     git:", "    git:"},
+			} {
+				text = strings.ReplaceAll(text, r[0], r[1])
+			}
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, _, err := runCLI(t, "policy", "check", "--project", dir)
+			if err != nil {
+				t.Fatalf("check of the starter with its tests on: %v\n%s\n%s", err, out, text)
+			}
+			if !strings.Contains(out, "0 errors, 0 warnings") {
+				t.Errorf("check of the starter:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestInitExtends(t *testing.T) {
+	fakeHome(t)
+	dir := canonicalProject(t, nil)
+	if _, _, err := runCLI(t, "init", "--project", dir, "--extends", "nope"); err == nil || !strings.Contains(err.Error(), "profile list") {
+		t.Fatalf("init --extends nope: got %v, want an error pointing to profile list", err)
+	}
+	if _, _, err := runCLI(t, "init", "--project", dir, "--extends", "claude-code"); err != nil {
+		t.Fatalf("init --extends claude-code: %v", err)
+	}
+	out, _, err := runCLI(t, "policy", "explain", "--project", dir, "--op", "write", "~/.claude/settings.json")
+	if err != nil || !strings.Contains(out, ": allow") {
+		t.Errorf("after init --extends claude-code, writing ~/.claude is not allowed: %v\n%s", err, out)
+	}
+}
