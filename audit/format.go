@@ -2,6 +2,8 @@ package audit
 
 import (
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -104,4 +106,73 @@ func FormatDuration(d time.Duration) string {
 		return d.Round(time.Millisecond).String()
 	}
 	return d.Round(time.Second).String()
+}
+
+// MarshalLine returns the record as the writer writes it: the canonical
+// JSON followed by its hash member. For a record read from a log written by
+// [Writer] this is the original line, byte for byte.
+func MarshalLine(r *Record) []byte {
+	b := appendBody(make([]byte, 0, 512), r)
+	b = append(b, hashSuffix...)
+	b = append(b, r.Hash...)
+	return append(b, '"', '}')
+}
+
+// FormatSession renders one session as one line.
+func FormatSession(s *Session, color bool) string {
+	var b strings.Builder
+	b.WriteString(s.Start.Local().Format("2006-01-02 15:04:05"))
+	fmt.Fprintf(&b, "  %s  %-12s ", s.ID, safe(s.Profile))
+	cmd := strings.Join(s.Cmd, " ")
+	if cmd == "" {
+		cmd = s.AgentCmd
+	}
+	if len(cmd) > 40 {
+		cmd = cmd[:37] + "..."
+	}
+	fmt.Fprintf(&b, "%-40s ", safe(cmd))
+	fmt.Fprintf(&b, "events %d  denied %d  redacted %d  ", s.Events, s.Denied, s.Redacted)
+	switch {
+	case !s.Ended && color:
+		b.WriteString(ansiYellow + "no end record (running, or killed)" + ansiReset)
+	case !s.Ended:
+		b.WriteString("no end record (running, or killed)")
+	default:
+		fmt.Fprintf(&b, "%s, exit %d", FormatDuration(s.End.Sub(s.Start)), s.ExitStatus)
+	}
+	return b.String()
+}
+
+// WriteSummary renders a summary as a small report.
+func WriteSummary(w io.Writer, s *Summary) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d events in %d session(s)\n", s.Events, s.SessionIDs)
+	if s.Gaps > 0 {
+		fmt.Fprintf(&b, "%d record(s) dropped under pressure, in %d gap record(s)\n", s.Dropped, s.Gaps)
+	}
+	if s.BadLines > 0 {
+		fmt.Fprintf(&b, "%d line(s) are not records: run `aixbroker audit verify`\n", s.BadLines)
+	}
+	decisions := []string{"allow", "deny", "redact", "prompt"}
+	fmt.Fprintf(&b, "\n%-8s %10s %10s %10s %10s\n", "op", decisions[0], decisions[1], decisions[2], decisions[3])
+	ops := make([]string, 0, len(s.ByOp))
+	for op := range s.ByOp {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	for _, op := range ops {
+		fmt.Fprintf(&b, "%-8s", safe(op))
+		for _, d := range decisions {
+			fmt.Fprintf(&b, " %10d", s.ByOp[op][d])
+		}
+		b.WriteByte('\n')
+	}
+	if len(s.TopDenied) > 0 {
+		b.WriteString("\ntop denied paths\n")
+		for _, p := range s.TopDenied {
+			fmt.Fprintf(&b, "%8d  %s\n", p.Count, safe(p.Path))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
