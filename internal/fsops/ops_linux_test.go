@@ -34,6 +34,8 @@ var opCases = []opCase{
 	{op: "rename", a: "f", b: "g/h", want: "ENOTDIR"},
 	{op: "rename", a: ".", b: "h", want: "EBUSY"},
 	{op: "rename", a: "d/..", b: "h", want: "EBUSY"},
+	{op: "rename", a: "d/.", b: "h", want: "EBUSY"},
+	{op: "rename", a: "e/.", b: "h", want: "EBUSY"},
 	{op: "rename", a: "d", b: "d/sub", want: "EINVAL"},
 	{op: "rename", a: "ln", b: "h", want: "ok"},
 	{op: "rename", a: "dlink/x", b: "h", want: "ok"},
