@@ -22,22 +22,29 @@ type AuditWriter interface {
 // AuditRecorder turns broker events into audit records and keeps the counts
 // the exit summary prints.
 type AuditRecorder struct {
-	session Session
-	w       AuditWriter
-	allowed atomic.Uint64
-	denied  atomic.Uint64
+	session    Session
+	w          AuditWriter
+	logAllowed bool
+	allowed    atomic.Uint64
+	denied     atomic.Uint64
 }
 
-// NewAuditRecorder writes the events of one session to w.
-func NewAuditRecorder(s Session, w AuditWriter) *AuditRecorder {
-	return &AuditRecorder{session: s, w: w}
+// NewAuditRecorder writes the events of one session to w. With logAllowed
+// false (the policy's audit.on_allow: none) only refusals and redactions are
+// written; all are counted.
+func NewAuditRecorder(s Session, w AuditWriter, logAllowed bool) *AuditRecorder {
+	return &AuditRecorder{session: s, w: w, logAllowed: logAllowed}
 }
 
 // Record implements Recorder.
 func (a *AuditRecorder) Record(ev Event) {
-	if ev.Decision.Action == policy.Allow {
+	switch ev.Decision.Action {
+	case policy.Allow:
 		a.allowed.Add(1)
-	} else {
+		if !a.logAllowed {
+			return
+		}
+	case policy.Deny, policy.Redact:
 		a.denied.Add(1)
 	}
 	a.w.Write(audit.Record{

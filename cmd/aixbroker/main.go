@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/aixbroker/aixbroker/notify"
 	"github.com/spf13/cobra"
 )
 
@@ -43,6 +44,7 @@ decision is written to a tamper-evident audit log.
 var subcommands []func() *cobra.Command
 
 func main() {
+	notify.MaybeStage2() // in the sandbox's stage 2 this never returns
 	err := newRootCmd().Execute()
 	if err == nil {
 		return

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/aixbroker/aixbroker/audit"
+	"github.com/aixbroker/aixbroker/broker"
+	"github.com/aixbroker/aixbroker/internal/landlock"
+	"github.com/aixbroker/aixbroker/notify"
+	"github.com/aixbroker/aixbroker/policy"
+	"github.com/spf13/cobra"
+)
+
+func init() { subcommands = append(subcommands, newExecCmd) }
+
+type execFlags struct {
+	policyFlags
+	Audit         string
+	Quiet         bool
+	AllowDegraded bool
+}
+
+func newExecCmd() *cobra.Command {
+	var f execFlags
+	cmd := &cobra.Command{
+		Use:     "exec [flags] -- CMD [ARGS...]",
+		Aliases: []string{"run"},
+		Short:   "Run a command (an agent) inside the sandbox",
+		Long: `Run CMD, and everything it starts, under the policy.
+
+The policy is, first match wins: --policy FILE, the project's .aixgate.yaml,
+--profile NAME, the built-in profile named after CMD (claude → claude-code,
+codex, gemini, opencode, cursor-agent → cursor, aider), then generic. Run
+'aixbroker policy explain PATH' to see what it decides for a path.
+
+Denied reads answer "No such file or directory", denied writes "Permission
+denied". Every decision goes to the audit log (~/.aixgate/audit.jsonl, or
+the policy's audit.log, or --audit FILE). The exit status is CMD's.`,
+		Example: `  aixbroker exec -- claude
+  aixbroker exec --profile codex -- codex
+  aixbroker exec --policy team.yaml -- bash -c 'make test'
+  aixbroker exec --audit /tmp/session.jsonl --quiet -- python3 agent.py`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExec(cmd, f, args)
+		},
+	}
+	cmd.Flags().SetInterspersed(false)
+	cmd.Flags().StringVar(&f.Policy, "policy", "", "use this policy `file` instead of .aixgate.yaml or a profile")
+	cmd.Flags().StringVar(&f.Profile, "profile", "", "use the profile `name` when the project has no .aixgate.yaml (see 'aixbroker profile list')")
+	cmd.Flags().StringVar(&f.Project, "project", "", "project `dir`ectory: ${PROJECT} and where .aixgate.yaml is looked for (default: the current directory)")
+	cmd.Flags().StringVar(&f.Audit, "audit", "", "write the audit log to this `file`")
+	cmd.Flags().BoolVarP(&f.Quiet, "quiet", "q", false, "do not print the summary line at exit")
+	cmd.Flags().BoolVar(&f.AllowDegraded, "allow-degraded", false, "run even if the kernel's Landlock is too old for the backstop (the seccomp broker still enforces)")
+	return cmd
+}
+
+func runExec(cmd *cobra.Command, f execFlags, args []string) error {
+	f.Agent = args[0]
+	eng, pol, err := loadEngine(f.policyFlags)
+	if err != nil {
+		return err
+	}
+	noteIgnoredProfile(cmd, f.policyFlags, eng.Vars().Project)
+	cfg, err := auditConfig(f, eng)
+	if err != nil {
+		return err
+	}
+	w, err := audit.Open(cfg)
+	if err != nil {
+		return fmt.Errorf("open audit log: %w; pass another file with --audit", err)
+	}
+	session := broker.Session{ID: audit.NewSessionID(), Profile: pol.Name, AgentCmd: args[0]}
+	w.Write(sessionStart(session, pol, eng.Vars().Project, args))
+	rec := broker.NewAuditRecorder(session, w, pol.Audit.EffectiveOnAllow() != "none")
+
+	status, runErr := notify.Run(context.Background(), notify.Config{
+		Argv:          args,
+		Env:           eng.Env(os.Environ()),
+		Dir:           eng.Vars().Project,
+		Broker:        broker.New(eng, rec),
+		Landlock:      landlockRoots(eng.Roots()),
+		AllowDegraded: f.AllowDegraded,
+	})
+	end := audit.Record{Type: audit.TypeSessionEnd, SessionID: session.ID, Profile: session.Profile, AgentCmd: session.AgentCmd, ExitStatus: status}
+	if runErr != nil {
+		end.Result = runErr.Error()
+	}
+	w.Write(end)
+	closeErr := w.Close()
+	if runErr != nil {
+		return execError(runErr)
+	}
+	if closeErr != nil {
+		return fmt.Errorf("close audit log %s: %w", cfg.Path, closeErr)
+	}
+	if !f.Quiet {
+		allowed, denied := rec.Counts()
+		fmt.Fprintf(cmd.ErrOrStderr(), "aixbroker: %d allowed, %d denied; audit %s (session %s)\n", allowed, denied, cfg.Path, session.ID)
+	}
+	if status != 0 {
+		return exitError{code: status}
+	}
+	return nil
+}
+
+// auditConfig is ~/.aixgate/config.yaml with the log path taken from, first
+// set: --audit, the policy's audit.log, the config file.
+func auditConfig(f execFlags, eng *policy.Engine) (audit.Config, error) {
+	cfg, err := audit.LoadConfig(eng.Vars().ConfigDir)
+	if err != nil {
+		return cfg, fmt.Errorf("load audit config: %w; fix %s/config.yaml", err, eng.Vars().ConfigDir)
+	}
+	switch {
+	case f.Audit != "":
+		cfg.Path = f.Audit
+	case eng.Policy().Audit.Log != "":
+		p, err := eng.Vars().ExpandPath(eng.Policy().Audit.Log)
+		if err != nil {
+			return cfg, fmt.Errorf("expand audit.log: %w", err)
+		}
+		cfg.Path = p
+	}
+	return cfg, nil
+}
+
+func sessionStart(s broker.Session, pol *policy.Policy, cwd string, argv []string) audit.Record {
+	return audit.Record{
+		Type:        audit.TypeSessionStart,
+		SessionID:   s.ID,
+		Profile:     s.Profile,
+		AgentCmd:    s.AgentCmd,
+		PID:         os.Getpid(),
+		Cmd:         argv,
+		Cwd:         cwd,
+		Policy:      pol.File,
+		PolicyHash:  policyHash(pol.File),
+		Kernel:      kernelRelease(),
+		LandlockABI: landlock.ABI(),
+	}
+}
+
+// policyHash is the SHA-256 of the top policy file's bytes, so an auditor
+// can tell which version of the file governed the session.
+func policyHash(file string) string {
+	var data []byte
+	var err error
+	if name, ok := strings.CutPrefix(file, "builtin:"); ok {
+		data, err = policy.ProfileSource(name)
+	} else {
+		data, err = os.ReadFile(file)
+	}
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+func kernelRelease() string {
+	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func landlockRoots(r policy.Roots) landlock.Roots {
+	exec := append(append([]string{}, r.ReadDirs...), r.WriteDirs...)
+	return landlock.Roots{Read: r.ReadDirs, Write: r.WriteDirs, Exec: exec}
+}
+
+// execError turns a launcher failure into advice.
+func execError(err error) error {
+	switch {
+	case errors.Is(err, notify.ErrNotSupported):
+		return fmt.Errorf("start sandbox: %w; run 'aixbroker doctor' to see what this machine lacks", err)
+	case errors.Is(err, landlock.ErrDegraded):
+		return fmt.Errorf("start sandbox: %w; upgrade the kernel, or pass --allow-degraded to rely on the seccomp broker alone", err)
+	}
+	return fmt.Errorf("start sandbox: %w", err)
+}
