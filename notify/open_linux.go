@@ -1,0 +1,250 @@
+package notify
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/aixbroker/aixbroker/internal/fsops"
+	"github.com/aixbroker/aixbroker/policy"
+)
+
+// The open family. The broker never lets the kernel continue an open: it
+// resolves the path itself (as the target would, symlinks followed unless
+// O_NOFOLLOW, magic links refused), decides on the canonical path of the
+// inode it holds, reopens exactly that inode through /proc/self/fd with the
+// caller's flags, and injects the result with ADDFD|SEND. Creation resolves
+// the parent, decides OpCreate on parent+name, and creates with O_EXCL and
+// O_NOFOLLOW on the parent descriptor with the caller's credentials and
+// umask, so a name swapped in after the check is never followed.
+//
+// Not supported: O_TMPFILE (EOPNOTSUPP; libc falls back to a named file),
+// O_CREAT through a dangling symlink (EACCES), RESOLVE_CACHED (ignored: the
+// broker always does the full lookup). Opening the target's own descriptors
+// (/dev/fd/N, /dev/stdin, /proc/self/fd/N) reopens the file it already
+// holds, deciding on its canonical path; other magic links (/proc/*/cwd,
+// root, exe, map_files) are refused with ELOOP, and paths reaching the
+// broker's own /proc with EACCES.
+func init() { register(handleOpen, "open", "openat", "openat2", "creat") }
+
+// openReq is one open call's arguments, normalised across the family.
+type openReq struct {
+	dirArg  int // argument holding the dirfd, -1 for AT_FDCWD
+	path    string
+	flags   int
+	mode    uint32
+	resolve uint64
+}
+
+// resolveCached is RESOLVE_CACHED (Linux 5.12), missing from x/sys/unix.
+const resolveCached = 0x20
+
+// Valid openat2 resolve flags.
+const resolveKnown = unix.RESOLVE_NO_XDEV | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_SYMLINKS |
+	unix.RESOLVE_BENEATH | unix.RESOLVE_IN_ROOT | resolveCached
+
+func handleOpen(r *Request) Reply {
+	o, err := readOpen(r)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	if o.flags&unix.O_TMPFILE == unix.O_TMPFILE {
+		return Errno(syscall.EOPNOTSUPP)
+	}
+	if fd, ok := ownFD(o.path); ok {
+		return r.reopenOwn(fd, o.flags)
+	}
+	if o.flags&unix.O_CREAT != 0 {
+		return r.openCreate(o)
+	}
+	f, err := r.resolveOpen(o, o.flags&unix.O_NOFOLLOW == 0)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	return r.openExisting(f, o.flags)
+}
+
+// readOpen reads the arguments of any open-family syscall.
+func readOpen(r *Request) (openReq, error) {
+	o := openReq{dirArg: -1}
+	pathArg := 0
+	switch r.Syscall {
+	case "open":
+		o.flags, o.mode = int(int32(r.Arg(1))), uint32(r.Arg(2))
+	case "creat":
+		o.flags, o.mode = unix.O_CREAT|unix.O_WRONLY|unix.O_TRUNC, uint32(r.Arg(1))
+	case "openat":
+		o.dirArg, pathArg = 0, 1
+		o.flags, o.mode = int(int32(r.Arg(2))), uint32(r.Arg(3))
+	case "openat2":
+		o.dirArg, pathArg = 0, 1
+		if err := readOpenHow(r, &o); err != nil {
+			return o, err
+		}
+	}
+	path, err := r.ReadPath(pathArg)
+	if err != nil {
+		return o, err
+	}
+	o.path = path
+	o.mode &= 0o7777
+	return o, nil
+}
+
+// readOpenHow copies struct open_how with its size, as the kernel does: a
+// size below version 0 is EINVAL, unknown trailing fields must be zero
+// (E2BIG otherwise), and so must undefined flag bits.
+func readOpenHow(r *Request, o *openReq) error {
+	const ver0 = 24
+	size := r.Arg(3)
+	if size < ver0 {
+		return fmt.Errorf("read open_how: %w", unix.EINVAL)
+	}
+	if size > pageSize {
+		return fmt.Errorf("read open_how: %w", unix.E2BIG)
+	}
+	buf := make([]byte, size)
+	if _, err := r.ReadMemory(r.Arg(2), buf); err != nil {
+		return err
+	}
+	for _, b := range buf[ver0:] {
+		if b != 0 {
+			return fmt.Errorf("read open_how: %w", unix.E2BIG)
+		}
+	}
+	flags := binary.LittleEndian.Uint64(buf[0:])
+	mode := binary.LittleEndian.Uint64(buf[8:])
+	o.resolve = binary.LittleEndian.Uint64(buf[16:])
+	if flags>>32 != 0 || mode&^0o7777 != 0 || o.resolve&^resolveKnown != 0 ||
+		(mode != 0 && flags&(unix.O_CREAT|unix.O_TMPFILE) == 0) {
+		return fmt.Errorf("read open_how: %w", unix.EINVAL)
+	}
+	o.flags, o.mode = int(flags), uint32(mode)
+	return nil
+}
+
+// dirFor returns the descriptor o.path is resolved from.
+func (r *Request) dirFor(o openReq) (int, error) {
+	if o.dirArg < 0 { // open, creat: relative to the cwd
+		if strings.HasPrefix(o.path, "/") {
+			return unix.AT_FDCWD, nil
+		}
+		return r.dirFD(unix.AT_FDCWD)
+	}
+	if o.resolve&(unix.RESOLVE_BENEATH|unix.RESOLVE_IN_ROOT) != 0 {
+		return r.dirFD(int32(r.Arg(o.dirArg))) // even absolute paths start at dirfd
+	}
+	return r.DirFD(o.dirArg, o.path)
+}
+
+// resolveOpen resolves o.path to an O_PATH descriptor and its canonical path.
+func (r *Request) resolveOpen(o openReq, follow bool) (fsops.File, error) {
+	dirfd, err := r.dirFor(o)
+	if err != nil {
+		return fsops.File{}, err
+	}
+	if o.resolve&^resolveCached != 0 {
+		return resolveWith(dirfd, o.path, follow, o.resolve)
+	}
+	t, err := r.Target(o.path)
+	if err != nil {
+		return fsops.File{}, err
+	}
+	return t.ResolveFile(dirfd, o.path, follow, false)
+}
+
+// resolveWith honours the caller's openat2 RESOLVE_* flags (they only
+// narrow the lookup) on top of the broker's own RESOLVE_NO_MAGICLINKS.
+func resolveWith(dirfd int, path string, follow bool, resolve uint64) (fsops.File, error) {
+	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: resolve&^resolveCached | unix.RESOLVE_NO_MAGICLINKS}
+	if !follow {
+		how.Flags |= unix.O_NOFOLLOW
+	}
+	fd, err := unix.Openat2(dirfd, path, &how)
+	if err != nil {
+		return fsops.File{}, fmt.Errorf("openat2 %s: %w", path, err)
+	}
+	canon, err := fsops.Canonical(fd)
+	if err == nil && isBrokerProc(canon) {
+		err = fmt.Errorf("resolve %s: %w", canon, unix.EACCES)
+	}
+	if err != nil {
+		unix.Close(fd)
+		return fsops.File{}, err
+	}
+	return fsops.File{FD: fd, Path: canon}, nil
+}
+
+// openOps returns the operations an open with flags performs.
+func openOps(flags int) []policy.Op {
+	if flags&unix.O_PATH != 0 {
+		return []policy.Op{policy.OpStat}
+	}
+	switch flags & unix.O_ACCMODE {
+	case unix.O_WRONLY:
+		return []policy.Op{policy.OpWrite}
+	case unix.O_RDWR:
+		return []policy.Op{policy.OpRead, policy.OpWrite}
+	}
+	if flags&unix.O_TRUNC != 0 {
+		return []policy.Op{policy.OpRead, policy.OpWrite}
+	}
+	return []policy.Op{policy.OpRead}
+}
+
+// openExisting decides on f and injects a descriptor for it. It owns f.
+func (r *Request) openExisting(f fsops.File, flags int) Reply {
+	if err := r.Valid(); err != nil {
+		f.Close()
+		return ErrorOf(err)
+	}
+	if flags&(unix.O_NOFOLLOW|unix.O_PATH) == unix.O_NOFOLLOW && isSymlink(f.FD) {
+		f.Close()
+		return Errno(syscall.ELOOP)
+	}
+	for _, op := range openOps(flags) {
+		d := r.Decide(op, f.Path)
+		if d.Action == policy.Redact && op == policy.OpRead && len(openOps(flags)) == 1 {
+			f.Close()
+			return r.injectStub(f.Path, d.Rule, flags)
+		}
+		if !d.Allowed() {
+			f.Close()
+			return Denied(d, op)
+		}
+	}
+	if flags&unix.O_PATH != 0 {
+		return InjectFD(f.FD, flags&unix.O_CLOEXEC != 0) // the O_PATH descriptor itself
+	}
+	defer f.Close()
+	return r.reopen(f.FD, flags)
+}
+
+// reopen opens the inode behind fd again with the caller's flags, as the
+// caller, and injects it.
+func (r *Request) reopen(fd int, flags int) Reply {
+	const drop = unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	var nfd int
+	err := r.AsCaller(func() error {
+		var err error
+		nfd, err = openRetry("/proc/self/fd/"+strconv.Itoa(fd), flags&^drop|unix.O_CLOEXEC|unix.O_NOCTTY)
+		return err
+	})
+	if err != nil {
+		return ErrorOf(err)
+	}
+	return InjectFD(nfd, flags&unix.O_CLOEXEC != 0)
+}
+
+func isSymlink(fd int) bool {
+	var st unix.Stat_t
+	return unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK
+}
+
+// errIs reports whether err carries errno e.
+func errIs(err error, e syscall.Errno) bool { return errors.Is(err, e) }

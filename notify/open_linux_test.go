@@ -1,0 +1,87 @@
+package notify
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestOpenMilestones(t *testing.T) {
+	s := newSandbox(t)
+	link := filepath.Join(s.project, "innocent")
+	if err := os.Symlink(s.secret, link); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		argv       []string
+		wantCode   int
+		wantOut    string // substring of stdout
+		wantErr    string // substring of stderr
+		notContain string // never in stdout or stderr
+	}{
+		{name: "cat denied secret", argv: []string{"cat", s.secret}, wantCode: 1, wantErr: "No such file or directory", notContain: "SECRET"},
+		{name: "cat allowed file", argv: []string{"cat", "README"}, wantOut: "hello project"},
+		{name: "symlink to secret", argv: []string{"cat", link}, wantCode: 1, wantErr: "No such file or directory", notContain: "SECRET"},
+		{name: "proc self root", argv: []string{"cat", "/proc/self/root" + s.secret}, wantCode: 1, notContain: "SECRET"},
+		{name: "proc self cwd", argv: []string{"cat", "/proc/self/cwd/../.ssh/id_rsa"}, wantCode: 1, notContain: "SECRET"},
+		{name: "dev fd symlink", argv: []string{"bash", "-c", "ln -s /dev/fd/0 x0 && cat x0 < " + s.secret}, wantCode: 1, notContain: "SECRET"},
+		{name: "write and read back", argv: []string{"bash", "-c", "echo written > out.txt && cat out.txt"}, wantOut: "written"},
+		{name: "append", argv: []string{"bash", "-c", "echo a > ap && echo b >> ap && cat ap"}, wantOut: "a\nb"},
+		{name: "write outside refused", argv: []string{"bash", "-c", "echo x > " + filepath.Join(s.home, "outside")}, wantCode: 1, wantErr: "Permission denied"},
+		{name: "pipes and subshells", argv: []string{"bash", "-c", "(cat README | tr a-z A-Z) | (read l; echo \"$l\")"}, wantOut: "HELLO PROJECT"},
+		{name: "process substitution", argv: []string{"bash", "-c", "cat <(echo from-pipe)"}, wantOut: "from-pipe"},
+		{name: "stdin", argv: []string{"bash", "-c", "echo via-stdin | cat /dev/stdin"}, wantOut: "via-stdin"},
+		{name: "python open", argv: []string{"/usr/bin/python3", "-c", "open('p.txt','w').write('py'); print(open('p.txt').read()); open('" + s.secret + "')"}, wantCode: 1, wantOut: "py", wantErr: "FileNotFoundError"},
+		{name: "exclusive create exists", argv: []string{"/usr/bin/python3", "-c", "import os; os.open('README', os.O_CREAT|os.O_EXCL|os.O_WRONLY)"}, wantCode: 1, wantErr: "FileExistsError"},
+		{name: "umask honoured", argv: []string{"bash", "-c", "umask 077; echo x > um; stat -c %a um"}, wantOut: "600"},
+		{name: "listing project", argv: []string{"ls", "-a"}, wantOut: "README"},
+		{name: "tmpfile fallback", argv: []string{"/usr/bin/python3", "-c", "import tempfile; f=tempfile.TemporaryFile(dir='.'); f.write(b'ok'); f.seek(0); print(f.read())"}, wantOut: "ok"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := s.run(t, tt.argv...)
+			if got.code != tt.wantCode {
+				t.Errorf("exit %d, want %d (stdout %q, stderr %q)", got.code, tt.wantCode, got.stdout, got.stderr)
+			}
+			if !strings.Contains(got.stdout, tt.wantOut) {
+				t.Errorf("stdout %q, want it to contain %q", got.stdout, tt.wantOut)
+			}
+			if !strings.Contains(got.stderr, tt.wantErr) {
+				t.Errorf("stderr %q, want it to contain %q", got.stderr, tt.wantErr)
+			}
+			if tt.notContain != "" && strings.Contains(got.stdout+got.stderr, tt.notContain) {
+				t.Errorf("output contains %q: %q %q", tt.notContain, got.stdout, got.stderr)
+			}
+		})
+	}
+}
+
+func TestOpenRecordsDecision(t *testing.T) {
+	s := newSandbox(t)
+	s.run(t, "cat", s.secret)
+	evs := s.events.find(s.secret)
+	if len(evs) == 0 {
+		t.Fatalf("no event for %s", s.secret)
+	}
+	ev := evs[0]
+	if ev.Decision.Allowed() || ev.Result != "ENOENT" || ev.TID == 0 || ev.Syscall != "openat" || ev.Latency <= 0 {
+		t.Errorf("event = %+v, want a denied openat answered ENOENT with tid and latency", ev)
+	}
+}
+
+func TestRedactServesStub(t *testing.T) {
+	s := newSandbox(t)
+	env := filepath.Join(s.project, ".env")
+	writeFile(t, env, "API_KEY=hunter2\n")
+	s.policy.Redact = []string{env}
+	got := s.run(t, "cat", ".env")
+	if strings.Contains(got.stdout, "hunter2") || !strings.Contains(got.stdout, "redacted by rule redact:"+env) {
+		t.Errorf("stdout %q, want the stub", got.stdout)
+	}
+	got = s.run(t, "bash", "-c", "echo x >> .env")
+	if got.code == 0 {
+		t.Errorf("append to redacted file succeeded")
+	}
+}

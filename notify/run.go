@@ -1,0 +1,42 @@
+package notify
+
+import (
+	"errors"
+	"os"
+
+	"github.com/aixbroker/aixbroker/broker"
+	"github.com/aixbroker/aixbroker/internal/landlock"
+)
+
+// Config describes one sandboxed run.
+type Config struct {
+	Argv []string // the agent's command; Argv[0] is looked up in Env's PATH
+	Env  []string // the agent's environment, already filtered by the policy
+	Dir  string   // working directory ("" keeps the current one)
+
+	Stdin, Stdout, Stderr *os.File // nil: the broker's own
+
+	Broker *broker.Broker // the only source of decisions, and the audit sink
+
+	Landlock      landlock.Roots // the backstop's roots (policy Roots)
+	AllowDegraded bool           // run on a Landlock ABI below landlock.MinABI
+}
+
+// ErrNotSupported is returned where seccomp user notification is missing:
+// it needs Linux 5.19 (ADDFD_FLAG_SEND 5.14, WAIT_KILLABLE_RECV 5.19) on
+// x86_64.
+var ErrNotSupported = errors.New("seccomp user-notify sandbox not supported on this platform (needs Linux >= 5.19, x86_64)")
+
+// stage2Marker is argv[1] of the re-executed stage 2.
+const stage2Marker = "__aixbroker-stage2"
+
+// stage2Config is what the parent sends the stage-2 child.
+type stage2Config struct {
+	Path          string         `json:"path"` // absolute path of the agent
+	Argv          []string       `json:"argv"`
+	Env           []string       `json:"env"`
+	Dir           string         `json:"dir"`
+	Landlock      landlock.Roots `json:"landlock"`
+	AllowDegraded bool           `json:"allow_degraded"`
+	Trap          []string       `json:"trap"` // syscalls with a handler
+}

@@ -1,0 +1,198 @@
+package notify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// session is one running sandbox, seen from the broker.
+type session struct {
+	pid      int
+	sock     *os.File
+	sup      *Supervisor
+	listener int
+	execErr  chan error
+}
+
+// handover sends stage 2 its configuration, receives the listener, starts
+// the supervisor and only then lets stage 2 exec.
+func (s *session) handover(cfg Config, path string) error {
+	sc := stage2Config{
+		Path: path, Argv: cfg.Argv, Env: cfg.Env, Dir: cfg.Dir,
+		Landlock: cfg.Landlock, AllowDegraded: cfg.AllowDegraded, Trap: trapList(),
+	}
+	if err := writeConfig(s.sock, sc); err != nil {
+		return err
+	}
+	listener, err := s.receiveListener()
+	if err != nil {
+		return err
+	}
+	s.listener = listener
+	sup, err := NewSupervisor(listener, cfg.Broker)
+	if err != nil {
+		return err
+	}
+	s.sup = sup
+	sup.Start()
+	s.execErr = make(chan error, 1)
+	if _, err := s.sock.Write([]byte{1}); err != nil {
+		return fmt.Errorf("acknowledge stage 2: %w", err)
+	}
+	go s.watchExec()
+	return nil
+}
+
+// receiveListener reads stage 2's answer: the listener, or its error.
+func (s *session) receiveListener() (int, error) {
+	buf := make([]byte, 4096)
+	oob := make([]byte, unix.CmsgSpace(4))
+	n, oobn, _, _, err := unix.Recvmsg(int(s.sock.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("receive listener: %w", err)
+	}
+	if n == 0 {
+		return -1, errors.New("receive listener: stage 2 exited")
+	}
+	if buf[0] == 'E' {
+		return -1, fmt.Errorf("stage 2: %s", buf[1:n])
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return -1, fmt.Errorf("receive listener: no descriptor")
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		return -1, fmt.Errorf("receive listener: no descriptor")
+	}
+	return fds[0], nil
+}
+
+// watchExec reports an exec failure of stage 2 (its socket closes on a
+// successful exec).
+func (s *session) watchExec() {
+	buf := make([]byte, 4096)
+	n, _ := s.sock.Read(buf)
+	if n > 0 && buf[0] == 'E' {
+		s.execErr <- errors.New(string(bytes.TrimSpace(buf[1:n])))
+	}
+	close(s.execErr)
+}
+
+// wait reaps children until the agent exits, forwarding signals, and
+// returns its status.
+func (s *session) wait(ctx context.Context) (int, error) {
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGINT, syscall.SIGQUIT)
+	defer signal.Stop(sigs)
+	exited := make(chan unix.WaitStatus, 1)
+	go s.reap(exited)
+	for {
+		select {
+		case ws := <-exited:
+			return s.status(ws)
+		case sig := <-sigs:
+			s.forward(sig.(syscall.Signal))
+		case <-ctx.Done():
+			unix.Kill(s.pid, unix.SIGKILL)
+			ctx = context.Background()
+		}
+	}
+}
+
+// status turns the agent's wait status into an exit status.
+func (s *session) status(ws unix.WaitStatus) (int, error) {
+	code := ws.ExitStatus()
+	if ws.Signaled() {
+		code = 128 + int(ws.Signal())
+	}
+	if err, ok := <-s.execErr; ok && err != nil && code == exitExecFailed {
+		return code, err
+	}
+	return code, nil
+}
+
+// reap waits for any child; the agent's status goes to exited. Orphans of
+// the agent are reaped as they exit.
+func (s *session) reap(exited chan<- unix.WaitStatus) {
+	for {
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			exited <- unix.WaitStatus(exitSetupFailed << 8)
+			return
+		}
+		if pid == s.pid {
+			exited <- ws
+			return
+		}
+	}
+}
+
+// forward passes sig to the agent. SIGINT and SIGQUIT reach it from the
+// terminal directly when the broker's group is in the foreground.
+func (s *session) forward(sig syscall.Signal) {
+	if sig == syscall.SIGINT || sig == syscall.SIGQUIT {
+		if fg, err := unix.IoctlGetInt(0, unix.TIOCGPGRP); err == nil && fg == unix.Getpgrp() {
+			return
+		}
+	}
+	unix.Kill(s.pid, sig)
+}
+
+// teardown kills every sandboxed process left, stops the supervisor and
+// closes the listener.
+func (s *session) teardown() {
+	for range 100 {
+		left := sandboxedChildren()
+		if len(left) == 0 {
+			break
+		}
+		for _, pid := range left {
+			unix.Kill(pid, unix.SIGKILL)
+			var ws unix.WaitStatus
+			unix.Wait4(pid, &ws, 0, nil)
+		}
+	}
+	if s.sup != nil {
+		s.sup.Stop()
+		s.sup.Wait()
+	}
+	if s.listener > 0 {
+		unix.Close(s.listener)
+	}
+}
+
+// sandboxedChildren lists this process's children that run under a seccomp
+// filter: the agent's orphans (the broker itself has no filter).
+func sandboxedChildren() []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	self := []byte("\nPPid:\t" + strconv.Itoa(os.Getpid()) + "\n")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		status, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		if err != nil || !bytes.Contains(status, self) || !bytes.Contains(status, []byte("\nSeccomp:\t2\n")) {
+			continue
+		}
+		out = append(out, pid)
+	}
+	return out
+}
