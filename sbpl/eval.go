@@ -82,6 +82,9 @@ func (e *Evaluator) add(f node) error {
 			r.ops = append(r.ops, a.atom)
 			continue
 		}
+		if a.isSeq && len(a.list) > 0 && a.list[0].atom == "with" {
+			continue // an action modifier such as (with message "..."): no effect on the verdict
+		}
 		m, err := compileFilter(a)
 		if err != nil {
 			return err
