@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/aixbroker/aixbroker/policy"
 )
 
 // TestPolicyDocExamples runs `policy check` on every YAML block of
@@ -13,13 +15,25 @@ import (
 // the parser accepts and what the policy decides. A fragment without
 // `profile:` is checked as a file extending generic.
 func TestPolicyDocExamples(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/policy.md")
+	for _, tt := range []struct {
+		doc       string
+		minBlocks int
+	}{
+		{"../../docs/policy.md", 8},
+		{"../../docs/profiles/README.md", 1},
+	} {
+		t.Run(filepath.Base(tt.doc), func(t *testing.T) { checkDocExamples(t, tt.doc, tt.minBlocks) })
+	}
+}
+
+func checkDocExamples(t *testing.T, path string, minBlocks int) {
+	doc, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
-	if len(blocks) < 8 {
-		t.Fatalf("found %d yaml blocks in docs/policy.md, want at least 8", len(blocks))
+	if len(blocks) < minBlocks {
+		t.Fatalf("found %d yaml blocks in %s, want at least %d", len(blocks), path, minBlocks)
 	}
 	fakeHome(t)
 	// Home and projects live outside the temporary directories, which
@@ -62,7 +76,42 @@ func TestPolicyDocExamples(t *testing.T) {
 		}
 		out, _, err := runCLI(t, "policy", "check", filepath.Join(dir, "policy.yaml"), "--project", dir)
 		if err != nil {
-			t.Errorf("docs/policy.md yaml block %d does not check: %v\n%s\n%s", i+1, err, body, out)
+			t.Errorf("%s: yaml block %d does not check: %v\n%s\n%s", path, i+1, err, body, out)
 		}
+	}
+}
+
+// TestProfileDocsCoverEveryRule keeps docs/profiles/NAME.md in step with the
+// built-in profiles: every rule a profile writes itself appears on its page.
+func TestProfileDocsCoverEveryRule(t *testing.T) {
+	for _, name := range policy.ProfileNames() {
+		t.Run(name, func(t *testing.T) {
+			doc, err := os.ReadFile(filepath.Join("../../docs/profiles", name+".md"))
+			if err != nil {
+				t.Fatalf("built-in profile %s has no page: %v", name, err)
+			}
+			src, err := policy.ProfileSource(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := policy.Parse("builtin:"+name, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rules []policy.Rule
+			for _, list := range [][]policy.Rule{p.Filesystem.Deny, p.Filesystem.Redact, p.Filesystem.AllowWrite,
+				p.Filesystem.AllowRead, p.Exec.Allow, p.Exec.Deny, p.Exec.DenyArgs, p.Env.PassThrough, p.Env.Strip} {
+				rules = append(rules, list...)
+			}
+			for _, r := range rules {
+				want := r.Pattern
+				if r.Command != "" {
+					want = r.Command + " " + r.Pattern
+				}
+				if !strings.Contains(string(doc), "`"+strings.ReplaceAll(want, "|", `\|`)+"`") {
+					t.Errorf("docs/profiles/%s.md does not mention rule %s (%s)", name, r.ID(), r.Source)
+				}
+			}
+		})
 	}
 }
