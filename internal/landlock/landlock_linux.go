@@ -80,11 +80,18 @@ func rules(roots Roots) []ll.Rule {
 const fileRights = llsys.AccessFSExecute | llsys.AccessFSWriteFile | llsys.AccessFSTruncate |
 	llsys.AccessFSReadFile | llsys.AccessFSIoctlDev
 
+// existing keeps the paths Landlock can hold a rule for: directories,
+// regular files and devices. Pipes and sockets (such as /dev/stderr when
+// stderr is a pipe) live on pseudo filesystems Landlock refuses (EBADFD);
+// their descriptors are inherited and need no rule.
 func existing(paths []string) []string {
 	var out []string
 	for _, p := range paths {
-		if _, err := os.Stat(p); err == nil {
-			out = append(out, p)
+		st, err := os.Stat(p)
+		if err == nil {
+			if st.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+				out = append(out, p)
+			}
 		} else if !errors.Is(err, os.ErrNotExist) {
 			out = append(out, p) // let Landlock report it
 		}
