@@ -59,7 +59,7 @@ func render(path string, content []byte, mode string, ruleID string) []byte {
 	if !ok {
 		return Stub(ruleID)
 	}
-	e := &emitter{limit: maxOutput}
+	e := &emitter{limit: maxOutput, buf: make([]byte, 0, min(2*len(text)+256, maxOutput))}
 	o := opts{header: header(ruleID), sniffed: byName(path) == ""}
 	if err := r(e, text, o); err != nil || e.err != nil {
 		return Stub(ruleID)
