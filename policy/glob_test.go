@@ -19,9 +19,13 @@ func TestCompileGlobKinds(t *testing.T) {
 		{"/**/.env", kindBase, "/"},
 		{"/**/*.pem", kindBase, "/"},
 		{"/**/src/*.go", kindGlob, "/"},
-		{"/home/u/.ssh/id_*", kindGlob, "/home/u/.ssh"},
-		{"/home/u/.claude.json*", kindGlob, "/home/u"},
-		{"/proc/*/environ", kindGlob, "/proc"},
+		{"/home/u/.ssh/id_*", kindSegs, "/home/u/.ssh"},
+		{"/home/u/.claude.json*", kindSegs, "/home/u"},
+		{"/proc/*/environ", kindSegs, "/proc"},
+		{"/tmp/u/job-*/**", kindSegs, "/tmp/u"},
+		{"/*", kindSegs, "/"},
+		{"/a/*/b/**/c", kindGlob, "/a"},
+		{"/a/x*y*z", kindGlob, "/a"},
 		{`/p\[1\]/**`, kindGlob, "/"},
 	}
 	for _, tt := range tests {
@@ -35,8 +39,10 @@ func TestCompileGlobKinds(t *testing.T) {
 // TestMatchAgreesWithDoublestar checks every fast path against the
 // reference matcher, and the doublestar semantics the policy promises.
 func TestMatchAgreesWithDoublestar(t *testing.T) {
-	globs := []string{"/a/**", "/**", "/**/.env", "/**/.env.*", "/**/*", "/a/b", "/a/*/c", "/**/{x,y}", "/a/b*", "/**/[ab]"}
-	paths := []string{"/", "/a", "/a/b", "/a/b/c", "/ab", "/x", "/q/.env", "/.env", "/a/.env.local", "/a/bcd", "/b", "/y/z/x"}
+	globs := []string{"/a/**", "/**", "/**/.env", "/**/.env.*", "/**/*", "/a/b", "/a/*/c", "/**/{x,y}", "/a/b*", "/**/[ab]",
+		"/*", "/a/*", "/a/*/**", "/a/b*c/**", "/*/c", "/**/*.pem", "/a/x*"}
+	paths := []string{"/", "/a", "/a/b", "/a/b/c", "/ab", "/x", "/q/.env", "/.env", "/a/.env.local", "/a/bcd", "/b", "/y/z/x",
+		"/a/bc", "/a/bxc/d", "/a/x", "/k.pem", "/a/.pem", "/a/b/c/d"}
 	for _, g := range globs {
 		m := compileGlob(g)
 		for _, p := range paths {

@@ -37,16 +37,11 @@ var (
 // variables, bad enum values. Every problem is an *Error naming
 // file:line:column; several are joined. file names the source in errors and
 // in each Rule's Source. Parse never panics.
-func Parse(file string, data []byte) (p *Policy, err error) {
-	defer func() {
-		if r := recover(); r != nil { // the YAML library on hostile input
-			p, err = nil, &Error{File: file, Msg: fmt.Sprintf("parse policy: malformed YAML (%v)", r)}
-		}
-	}()
+func Parse(file string, data []byte) (*Policy, error) {
 	if len(data) > MaxPolicySize {
 		return nil, &Error{File: file, Msg: fmt.Sprintf("parse policy: file is larger than %d bytes", MaxPolicySize)}
 	}
-	f, err := yamlparser.ParseBytes(data, yamlparser.ParseComments)
+	f, err := parseYAML(data)
 	if err != nil {
 		return nil, syntaxError(file, err)
 	}
@@ -63,6 +58,17 @@ func Parse(file string, data []byte) (p *Policy, err error) {
 		return nil, err
 	}
 	return ps.p, nil
+}
+
+// parseYAML parses YAML to an AST, turning a panic of the YAML library on
+// hostile input into an error.
+func parseYAML(data []byte) (f *ast.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("malformed YAML (%v)", r)
+		}
+	}()
+	return yamlparser.ParseBytes(data, yamlparser.ParseComments)
 }
 
 // syntaxError locates an error of the YAML library.
