@@ -9,9 +9,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/aixbroker/aixbroker/policy"
 	"github.com/spf13/cobra"
@@ -210,7 +213,7 @@ func policyError(err error) error {
 		}
 		fmt.Fprintf(&b, "fix the %s above, then run `aixbroker policy check`", lines)
 	}
-	return errors.New(b.String())
+	return errors.New(safeText(b.String()))
 }
 
 // flattenErrors undoes errors.Join, one level at a time.
@@ -223,6 +226,37 @@ func flattenErrors(err error) []error {
 		return out
 	}
 	return []error{err}
+}
+
+// safeText makes text from a policy file safe to print on a terminal: a
+// project's .aixgate.yaml is written by whoever wrote the repository, and
+// its comments and patterns must not be able to send escape sequences or
+// reorder text with bidirectional controls. Newlines and tabs are kept;
+// other control characters, bidi controls and invalid UTF-8 are shown as
+// \x or \u escapes.
+func safeText(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case unicode.IsControl(r):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case unicode.Is(unicode.Bidi_Control, r) || r == '\u200b' || r == '\u2028' || r == '\u2029':
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// writeText writes s to w after safeText.
+func writeText(w io.Writer, s string) error {
+	_, err := io.WriteString(w, safeText(s))
+	return err
 }
 
 // sourceExcerpt returns line of file, indented, with a caret under col, or
@@ -240,9 +274,8 @@ func sourceExcerpt(file string, line, col int) string {
 		return ""
 	}
 	text := strings.TrimRight(lines[line-1], "\r")
-	const max = 160
-	if len(text) > max {
-		text = text[:max] + "…"
+	if r := []rune(text); len(r) > 160 {
+		text = string(r[:160]) + "…"
 	}
 	out := fmt.Sprintf("    %s\n", text)
 	if col > 0 && col <= len(text)+1 {

@@ -181,8 +181,7 @@ func printCheck(w io.Writer, r checkResult) error {
 	default:
 		b.WriteString("ok\n")
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return writeText(w, b.String())
 }
 
 // envResult is what explain --env reports.
@@ -214,6 +213,5 @@ func runExplainEnv(cmd *cobra.Command, f policyFlags, name string) error {
 	if x.Rule.List == "env.default" {
 		rule = "no rule: " + x.Rule.Comment
 	}
-	_, err = fmt.Fprintf(cmd.OutOrStdout(), "env %s: %s\n  %s\nrule:   %s\npolicy: %s\n", name, x.Action, res.Meaning, rule, res.Policy)
-	return err
+	return writeText(cmd.OutOrStdout(), fmt.Sprintf("env %s: %s\n  %s\nrule:   %s\npolicy: %s\n", name, x.Action, res.Meaning, rule, res.Policy))
 }

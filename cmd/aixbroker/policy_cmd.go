@@ -70,7 +70,7 @@ instead: passed to the agent, stripped (and by which rule), or injected.`,
 		},
 	}
 	addPolicyFlags(cmd, &f)
-	cmd.Flags().StringVar(&op, "op", string(policy.OpRead), "operation: "+opNames())
+	cmd.Flags().StringVar(&op, "op", string(policy.OpRead), "the `operation`: "+opNames())
 	cmd.Flags().StringVar(&env, "env", "", "explain the environment variable `NAME` instead of a path")
 	return cmd
 }
@@ -163,6 +163,8 @@ func meaning(op policy.Op, d policy.Decision) string {
 		return "the directory exists for the agent so it can walk to what it may use; its contents stay hidden unless allowed"
 	case d.Action == policy.Allow:
 		return "the agent may " + string(op) + " it"
+	case d.Action == policy.Redact && op == policy.OpStat:
+		return "the name exists for the agent; reading it gives the redacted copy"
 	case d.Action == policy.Redact && d.Errno != "":
 		return "refused with EACCES: a redacted file is never changed, moved or deleted"
 	case d.Action == policy.Redact && d.Rule.Mode == "stub":
@@ -195,8 +197,7 @@ func printExplain(w io.Writer, r explainResult) error {
 		fmt.Fprintf(&b, "%s%s\n", label, describeRule(rule))
 	}
 	fmt.Fprintf(&b, "policy: %s\n", r.Policy)
-	_, err := io.WriteString(w, b.String())
-	return err
+	return writeText(w, b.String())
 }
 
 // describeRule is one rule on one line: list, pattern, where, and why.

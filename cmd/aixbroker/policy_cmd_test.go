@@ -223,3 +223,45 @@ func TestPolicyExplainErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestSafeText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain text\n\tindented", "plain text\n\tindented"},
+		{"red \x1b[31mflag", `red \x1b[31mflag`},
+		{"bell\a", `bell\x07`},
+		{"C1 \u009b31m", `C1 \x9b31m`},
+		{"bidi \u202eevil", `bidi \u202eevil`},
+		{"bad utf8 \xff!", `bad utf8 \xff!`},
+		{"real replacement char \uFFFD", "real replacement char \uFFFD"},
+		{"ünïcödé ok", "ünïcödé ok"},
+	}
+	for _, tt := range tests {
+		if got := safeText(tt.in); got != tt.want {
+			t.Errorf("safeText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// A repository's .aixgate.yaml must not reach the terminal with escape
+// sequences through explain, check or error messages.
+func TestPolicyTextIsSanitised(t *testing.T) {
+	fakeHome(t)
+	dir := canonicalProject(t, map[string]string{".aixgate.yaml": "profile: p\nextends: generic\nfilesystem:\n  deny:\n    - \"${PROJECT}/x\\e[2J\" # hide \x1b[8m this\n"})
+	broken := canonicalProject(t, map[string]string{".aixgate.yaml": "profile: p\nfilesystem:\n  dny\x1b[2J: [x]\n"})
+	runs := [][]string{
+		{"policy", "explain", "--project", dir, filepath.Join(dir, "x\x1b[2J")},
+		{"policy", "check", "--project", dir},
+		{"policy", "check", "--project", broken},
+		{"policy", "explain", "--project", broken, "/x"},
+	}
+	for _, args := range runs {
+		out, errOut, err := runCLI(t, args...)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		if strings.ContainsRune(out+errOut+msg, '\x1b') {
+			t.Errorf("%v printed an escape character:\n%q\n%q", args, out+errOut, msg)
+		}
+	}
+}

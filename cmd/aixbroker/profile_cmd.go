@@ -157,6 +157,5 @@ func printProfiles(w io.Writer, profiles []profileInfo) error {
 		fmt.Fprintf(&b, "%-*s  %-8s  %s\n", width, p.Name, kind, p.Description)
 	}
 	b.WriteString("\nshow one with `aixbroker profile show NAME`\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	return writeText(w, b.String())
 }

@@ -154,8 +154,7 @@ func printProfile(w io.Writer, v profileView) error {
 	for _, t := range v.Tests {
 		fmt.Fprintf(&b, "  %s %s → %s  at %s\n", t.Op, t.Path, t.Want, t.Source)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return writeText(w, b.String())
 }
 
 // ruleLine is one rule of profile show: pattern, options, source, comment.
