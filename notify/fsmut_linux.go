@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"syscall"
@@ -84,6 +85,43 @@ func (r *Request) allow(op policy.Op, path string) error {
 	return &refusal{op: op, path: path, errno: denyErrno(d, op)}
 }
 
+// allowCreate decides OpCreate on a new name. When the policy refuses and
+// the kernel would have refused anyway because the name exists (mkdir,
+// mknod, symlink, link, rename with RENAME_NOREPLACE), the answer is the
+// kernel's EEXIST: "mkdir -p" walks through existing directories it may not
+// write. It is EEXIST only for names the policy lets the agent see: stat(2)
+// is not trapped, so that reveals nothing new.
+func (r *Request) allowCreate(p fsops.Parent, noReplace bool) error {
+	err := r.allow(policy.OpCreate, p.Path())
+	if err == nil || !noReplace || !exists(p) {
+		return err
+	}
+	if !r.sup.broker.Decide(policy.OpStat, p.Path()).Allowed() {
+		return err
+	}
+	return unix.EEXIST
+}
+
+// allowRemove decides op (OpUnlink, or OpRename for a rename source) on an
+// existing name. When the policy refuses and the name does not exist, the
+// answer is the kernel's ENOENT ("rm -f" ignores it, not EACCES).
+func (r *Request) allowRemove(op policy.Op, p fsops.Parent) error {
+	err := r.allow(op, p.Path())
+	if err == nil || exists(p) {
+		return err
+	}
+	return unix.ENOENT
+}
+
+// exists reports whether the name p.Name is present in p (not following a
+// final symlink). Any error but ENOENT counts as present: the refusal
+// stands.
+func exists(p fsops.Parent) bool {
+	var st unix.Stat_t
+	err := unix.Fstatat(p.FD, strings.TrimRight(p.Name, "/"), &st, unix.AT_SYMLINK_NOFOLLOW)
+	return !errors.Is(err, unix.ENOENT)
+}
+
 // allowInode refuses a change to, or a new name for, an inode that is one
 // of the policy's denied files under another name (a hard link made before
 // the session). The refusal is recorded like a policy decision.
@@ -141,12 +179,21 @@ func (r *Request) parentAction(o operand, op policy.Op, create bool, fn func(fso
 			return err
 		}
 		if !kernelRefuses(p.Name) {
-			if err := r.allow(op, p.Path()); err != nil {
+			if err := r.allowName(op, p); err != nil {
 				return err
 			}
 		}
 		return fn(p)
 	}))
+}
+
+// allowName decides op on a name that a single-path syscall creates
+// (OpCreate: mkdir, mknod, symlink never replace) or removes.
+func (r *Request) allowName(op policy.Op, p fsops.Parent) error {
+	if op == policy.OpCreate {
+		return r.allowCreate(p, true)
+	}
+	return r.allowRemove(op, p)
 }
 
 // fileAction runs fn as the caller on the inode o names (following a final

@@ -133,6 +133,21 @@ var mutCases = []mutCase{
 	{name: "utimes outside", call: func(d string) error {
 		return unix.Utimes(p(d, "outside/o"), []unix.Timeval{{Sec: 1}, {Sec: 2}})
 	}, want: "EACCES"},
+	{name: "mkdir of an existing directory outside: the kernel's EEXIST", call: func(d string) error {
+		return unix.Mkdir(p(d, "outside"), 0o777)
+	}, want: "EEXIST"},
+	{name: "mkdir over a hidden secret keeps the refusal", call: func(d string) error {
+		return unix.Mkdir(p(d, "home/id_rsa"), 0o777)
+	}, want: "EACCES"},
+	{name: "unlink of a missing name outside: the kernel's ENOENT", call: func(d string) error {
+		return unix.Unlink(p(d, "outside/missing"))
+	}, want: "ENOENT"},
+	{name: "rename noreplace onto an existing name outside: EEXIST", call: func(d string) error {
+		return unix.Renameat2(unix.AT_FDCWD, p(d, "proj/f"), unix.AT_FDCWD, p(d, "outside/o"), unix.RENAME_NOREPLACE)
+	}, want: "EEXIST", exists: []string{"proj/f"}},
+	{name: "rename replacing an existing name outside", call: func(d string) error {
+		return unix.Rename(p(d, "proj/f"), p(d, "outside/o"))
+	}, want: "EACCES", exists: []string{"proj/f"}},
 	{name: "empty path", call: func(d string) error { return unix.Unlink("") }, want: "ENOENT"},
 }
 

@@ -85,7 +85,7 @@ func (r *Request) allowLink(src fsops.File, dst fsops.Parent) error {
 	if err := r.allowInode(policy.OpLink, src); err != nil {
 		return err
 	}
-	return r.allow(policy.OpCreate, dst.Path())
+	return r.allowCreate(dst, true)
 }
 
 // handleSymlink serves symlink(target, path) and symlinkat(target,

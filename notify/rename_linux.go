@@ -52,34 +52,32 @@ func handleRename(r *Request) Reply {
 		if err := r.Valid(); err != nil {
 			return err
 		}
-		if err := r.allowRename(op, np, flags&unix.RENAME_EXCHANGE != 0); err != nil {
+		if err := r.allowRename(op, np, flags); err != nil {
 			return err
 		}
 		return fsops.Rename(op, np, flags)
 	}))
 }
 
-func (r *Request) allowRename(from, to fsops.Parent, exchange bool) error {
+// allowRename decides a rename: the source as OpRename (missing: ENOENT),
+// the destination as OpCreate (existing with RENAME_NOREPLACE: EEXIST). An
+// exchange moves both names both ways: each end is a source and a
+// destination.
+func (r *Request) allowRename(from, to fsops.Parent, flags uint) error {
 	if kernelRefuses(from.Name) || kernelRefuses(to.Name) {
 		return nil // EBUSY or the like, from the kernel
 	}
-	checks := []struct {
-		op   policy.Op
-		path string
-	}{{policy.OpRename, from.Path()}, {policy.OpCreate, to.Path()}}
-	if exchange {
-		checks = append(checks, struct {
-			op   policy.Op
-			path string
-		}{policy.OpRename, to.Path()}, struct {
-			op   policy.Op
-			path string
-		}{policy.OpCreate, from.Path()})
+	if err := r.allowRemove(policy.OpRename, from); err != nil {
+		return err
 	}
-	for _, c := range checks {
-		if err := r.allow(c.op, c.path); err != nil {
-			return err
-		}
+	if flags&unix.RENAME_EXCHANGE == 0 {
+		return r.allowCreate(to, flags&unix.RENAME_NOREPLACE != 0)
 	}
-	return nil
+	if err := r.allowRemove(policy.OpRename, to); err != nil {
+		return err
+	}
+	if err := r.allow(policy.OpCreate, to.Path()); err != nil {
+		return err
+	}
+	return r.allow(policy.OpCreate, from.Path())
 }

@@ -57,7 +57,9 @@ git add -A && git commit -qm second && echo git-commit-2
 mv "$S" "$P/stolen" 2>/dev/null || echo refused-mv-secret
 ln "$S" "$P/stolen" 2>/dev/null || echo refused-ln-secret
 touch "$O/x" 2>"$P/err"; grep -q "Permission denied" "$P/err" && echo refused-write-outside
-mv sub/b.txt "$O/" 2>/dev/null || echo refused-mv-outside
+mv sub/b.txt "$O/b.txt" 2>/dev/null || echo refused-mv-outside
+mkdir -p "$P/deep/er" && echo mkdir-p
+rm -f "$O/missing" && echo rm-f-missing
 `
 
 func TestSandboxedMutations(t *testing.T) {
@@ -107,6 +109,7 @@ func TestSandboxedMutations(t *testing.T) {
 	for _, word := range []string{
 		"git-init", "git-commit", "git-status-clean", "mkdir", "mv", "ln", "symlink", "chmod", "rm", "rmdir",
 		"git-commit-2", "refused-mv-secret", "refused-ln-secret", "refused-write-outside", "refused-mv-outside",
+		"mkdir-p", "rm-f-missing",
 	} {
 		if !strings.Contains(out.String()+"\n", "\n"+word+"\n") && !strings.HasPrefix(out.String(), word+"\n") {
 			t.Errorf("step %s did not report success", word)
