@@ -55,12 +55,13 @@ func checkDocExamples(t *testing.T, path string, minBlocks int) {
 		if strings.Contains(body, "run: aixbroker") {
 			continue // a CI step, not a policy
 		}
-		if !strings.Contains(body, "profile:") {
-			body = "profile: doc\nextends: generic\n" + body
-		}
 		dir, err := filepath.Abs(filepath.Join(root, "p"+string(rune('a'+i)), "project"))
 		if err != nil {
 			t.Fatal(err)
+		}
+		body = strings.ReplaceAll(body, "/home/you/src/api/", dir+"/")
+		if !strings.Contains(body, "profile:") {
+			body = "profile: doc\nextends: generic\n" + body
 		}
 		files := map[string]string{
 			"policy.yaml":   body,
