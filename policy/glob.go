@@ -50,7 +50,7 @@ func (s segment) match(c string) bool {
 type matcher struct {
 	glob string
 	kind matchKind
-	key  string // the literal directory every match is equal to or below
+	key  string    // the literal directory every match is equal to or below
 	lit  string    // kindExact: the path; kindTree: the root
 	seg  string    // kindBase: the segment pattern
 	segs []segment // kindSegs: the segments after key (kindBase: one, if simple)

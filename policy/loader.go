@@ -82,7 +82,7 @@ func (l *loader) load(id string, data []byte, dir string, from Source) (*Policy,
 	if err != nil {
 		return nil, err
 	}
-	return merge(parent, p), nil
+	return Merge(parent, p), nil
 }
 
 // extends finds what "extends: ref" names: a profile (built-in first, then
@@ -126,10 +126,10 @@ func locate(from Source, err error) error {
 	return &Error{File: from.File, Line: from.Line, Column: from.Column, Msg: err.Error(), err: err}
 }
 
-// merge returns child applied over parent: lists are the union (parent
+// Merge returns child applied over parent: lists are the union (parent
 // first, duplicates dropped), scalars set in the child win, inject maps are
 // merged (child wins). Nothing a child writes removes a parent's deny.
-func merge(parent, child *Policy) *Policy {
+func Merge(parent, child *Policy) *Policy {
 	m := *child
 	if m.Default == "" {
 		m.Default, m.DefaultSource = parent.Default, parent.DefaultSource
