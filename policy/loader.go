@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,11 +51,33 @@ func (l *loader) file(path string, from Source) (*Policy, error) {
 	if err != nil {
 		return nil, locate(from, fmt.Errorf("load policy %s: %w", path, err))
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readPolicyFile(abs)
 	if err != nil {
-		return nil, locate(from, fmt.Errorf("load policy: %w", err))
+		return nil, locate(from, err)
 	}
 	return l.load(abs, data, filepath.Dir(abs), from)
+}
+
+// readPolicyFile reads a regular file of at most MaxPolicySize bytes: a
+// policy naming /dev/zero or a FIFO in extends must not hang the loader.
+func readPolicyFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("load policy: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("load policy: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("load policy %s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxPolicySize+1))
+	if err != nil {
+		return nil, fmt.Errorf("load policy: %w", err)
+	}
+	return data, nil
 }
 
 // load parses one file and merges it over its parent. dir is the directory

@@ -97,6 +97,8 @@ func TestExtendsErrors(t *testing.T) {
 		{"self", map[string]string{"a.yaml": "profile: a\nextends: a.yaml\n"}, []string{"a.yaml:2:10:", "extends cycle"}},
 		{"unknown profile", map[string]string{"a.yaml": "profile: a\nextends: generc\n"}, []string{"a.yaml:2:10:", "unknown profile", "did you mean generic?"}},
 		{"missing file", map[string]string{"a.yaml": "profile: a\nextends: nope/b.yaml\n"}, []string{"a.yaml:2:10:", "no such file"}},
+		{"device", map[string]string{"a.yaml": "profile: a\nextends: /dev/zero\n"}, []string{"a.yaml:2:10:", "not a regular file"}},
+		{"directory", map[string]string{"a.yaml": "profile: a\nextends: ./sub/\n", "sub/x": ""}, []string{"a.yaml:2:10:", "not a regular file"}},
 		{"parent error", map[string]string{"a.yaml": "profile: a\nextends: b.yaml\n", "b.yaml": "profile: b\nfilesystem:\n  deny: ['[']\n"}, []string{"b.yaml:3:10:", "invalid glob"}},
 	}
 	for _, tt := range tests {
