@@ -29,14 +29,17 @@ var mutSyscalls = []string{
 //
 //	proj/f ("hello")  proj/d/ (empty)  proj/full/x  proj/hl (hard link of home/id_rsa)
 //	proj/out -> ../outside    outside/o    home/id_rsa (denied)
+//	proj/vault/home/id_rsa (denied where it is, not if its directory were renamed)
 func mutTree(t *testing.T, dir string) {
 	t.Helper()
-	for _, d := range []string{"proj/d", "proj/full", "outside", "home"} {
+	for _, d := range []string{"proj/d", "proj/full", "proj/vault/home", "outside", "home"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	files := map[string]string{"proj/f": "hello", "proj/full/x": "", "outside/o": "outside", "home/id_rsa": "KEY"}
+	files := map[string]string{
+		"proj/f": "hello", "proj/full/x": "", "outside/o": "outside", "home/id_rsa": "KEY", "proj/vault/home/id_rsa": "KEY2",
+	}
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
@@ -151,6 +154,15 @@ var mutCases = []mutCase{
 	{name: "rename replacing an existing name outside", call: func(d string) error {
 		return unix.Rename(p(d, "proj/f"), p(d, "outside/o"))
 	}, want: "EACCES", exists: []string{"proj/f"}},
+	{name: "rename the directory holding a secret so the secret's path changes", call: func(d string) error {
+		return unix.Rename(p(d, "proj/vault/home"), p(d, "proj/vault/open"))
+	}, want: "EACCES", exists: []string{"proj/vault/home/id_rsa"}, gone: []string{"proj/vault/open"}},
+	{name: "exchange a directory holding a secret", call: func(d string) error {
+		return unix.Renameat2(unix.AT_FDCWD, p(d, "proj/d"), unix.AT_FDCWD, p(d, "proj/vault/home"), unix.RENAME_EXCHANGE)
+	}, want: "EACCES", exists: []string{"proj/vault/home/id_rsa"}},
+	{name: "rename a directory in the project", call: func(d string) error {
+		return unix.Rename(p(d, "proj/full"), p(d, "proj/full2"))
+	}, want: "ok", exists: []string{"proj/full2/x"}},
 	{name: "empty path", call: func(d string) error { return unix.Unlink("") }, want: "ENOENT"},
 }
 

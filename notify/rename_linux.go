@@ -1,6 +1,9 @@
 package notify
 
 import (
+	"errors"
+	"fmt"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/aixbroker/aixbroker/internal/fsops"
@@ -55,6 +58,14 @@ func handleRename(r *Request) Reply {
 		if err := r.allowRename(op, np, flags); err != nil {
 			return err
 		}
+		if err := r.allowSubtree(op, flags); err != nil {
+			return err
+		}
+		if flags&unix.RENAME_EXCHANGE != 0 {
+			if err := r.allowSubtree(np, flags); err != nil {
+				return err
+			}
+		}
 		return fsops.Rename(op, np, flags)
 	}))
 }
@@ -80,4 +91,33 @@ func (r *Request) allowRename(from, to fsops.Parent, flags uint) error {
 		return err
 	}
 	return r.allow(policy.OpCreate, from.Path())
+}
+
+// maxRenameWalk is how many names below a renamed directory the broker
+// checks; a larger tree is answered EXDEV, so that mv falls back to copying
+// and removing file by file, each step decided on its own.
+const maxRenameWalk = 20000
+
+// allowSubtree refuses to rename a directory when anything below it may
+// not be renamed: moving the directory would give a denied or redacted
+// file a new path the policy might allow (mv secrets public). The refused
+// descendant is recorded as the decision.
+func (r *Request) allowSubtree(dir fsops.Parent, flags uint) error {
+	if kernelRefuses(dir.Name) {
+		return nil
+	}
+	base := dir.Path()
+	err := fsops.Walk(dir, maxRenameWalk, func(rel string) error {
+		path := base + "/" + rel
+		d := r.sup.broker.Decide(policy.OpRename, path)
+		if d.Allowed() {
+			return nil
+		}
+		r.note(policy.OpRename, path, d)
+		return &refusal{op: policy.OpRename, path: path, errno: unix.EACCES}
+	})
+	if errors.Is(err, fsops.ErrTooMany) {
+		return fmt.Errorf("rename %s: %w", base, unix.EXDEV)
+	}
+	return err
 }
