@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/aixbroker/aixbroker/broker"
+	"github.com/aixbroker/aixbroker/internal/fsops"
 	"github.com/aixbroker/aixbroker/internal/landlock"
 )
 
@@ -17,6 +18,11 @@ type Config struct {
 	Stdin, Stdout, Stderr *os.File // nil: the broker's own
 
 	Broker *broker.Broker // the only source of decisions, and the audit sink
+
+	// DenyInodes are the inodes of the policy's concrete denied files
+	// (fsops.NewDenyInodes): a hard link to one made before the session is
+	// refused by link, truncate and the attribute handlers. nil: none.
+	DenyInodes *fsops.DenyInodes
 
 	Landlock      landlock.Roots // the backstop's roots (policy Roots)
 	AllowDegraded bool           // run on a Landlock ABI below landlock.MinABI

@@ -42,6 +42,7 @@ func (s *session) handover(cfg Config, path string) error {
 		return err
 	}
 	s.sup = sup
+	sup.SetDenyInodes(cfg.DenyInodes)
 	sup.Start()
 	s.execErr = make(chan error, 1)
 	if _, err := s.sock.Write([]byte{1}); err != nil {
