@@ -34,3 +34,20 @@ fuzz:
 
 clean:
 	rm -rf bin
+
+# compat: the agent compatibility matrix (docs/COMPAT.md). Installs the
+# agents from npm at pinned versions, runs each under `aixbroker exec` with its
+# built-in profile against a scripted local model server, as a throwaway user
+# when run as root. AGENTS=claude,codex narrows it; compat-claude is the fast
+# Go test CI can run.
+COMPAT_USER ?= $(shell [ "$$(id -u)" = 0 ] && echo aixcompat)
+AGENTS ?=
+.PHONY: compat compat-claude compat-native
+compat: build
+	$(GO) run ./compat/cmd/aixcompat -broker $(BIN) -docs docs $(if $(COMPAT_USER),-user $(COMPAT_USER)) $(if $(AGENTS),-agents $(AGENTS))
+
+compat-native:
+	$(GO) run ./compat/cmd/aixcompat $(if $(COMPAT_USER),-user $(COMPAT_USER)) $(if $(AGENTS),-agents $(AGENTS))
+
+compat-claude: build
+	AIXBROKER_COMPAT=claude AIXBROKER_COMPAT_USER=$(COMPAT_USER) $(GO) test -count=1 -timeout 15m -run TestMatrix -v ./compat/
