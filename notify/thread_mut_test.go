@@ -27,7 +27,7 @@ type sandboxThread struct {
 	rec   *eventLog
 }
 
-func newSandboxThread(t *testing.T, d broker.Decider, deny *fsops.DenyInodes, syscalls ...string) *sandboxThread {
+func newSandboxThread(t testing.TB, d broker.Decider, deny *fsops.DenyInodes, syscalls ...string) *sandboxThread {
 	t.Helper()
 	trap := map[string]bool{}
 	for _, s := range syscalls {
