@@ -200,6 +200,15 @@ func (r *Request) allowName(op policy.Op, p fsops.Parent) error {
 // symlink or not), after the policy allowed op on its canonical path and
 // the inode is not a denied file under another name.
 func (r *Request) fileAction(o operand, follow, emptyPath bool, op policy.Op, fn func(fsops.File) error) Reply {
+	if follow {
+		own, ok, err := r.ownOperand(o)
+		if err != nil {
+			return ErrorOf(err)
+		}
+		if ok {
+			o, emptyPath = own, true
+		}
+	}
 	tg, err := r.Target(o.path)
 	if err != nil {
 		return ErrorOf(err)
@@ -221,6 +230,24 @@ func (r *Request) fileAction(o operand, follow, emptyPath bool, op policy.Op, fn
 		}
 		return fn(f)
 	}))
+}
+
+// ownOperand recognises a path naming one of the target's own descriptors
+// (/proc/self/fd/N, /dev/fd/N, /dev/stdin...) followed as a magic link:
+// glibc's lchmod and futimes fallbacks and x/sys Futimes chmod or utimes
+// "/proc/self/fd/N". The broker reopens that descriptor from the target's
+// own table and acts on the file it refers to (AT_EMPTY_PATH), deciding on
+// its canonical path as for any other.
+func (r *Request) ownOperand(o operand) (operand, bool, error) {
+	n, ok := ownFD(o.path)
+	if !ok {
+		return operand{}, false, nil
+	}
+	fd, err := r.dirFD(int32(n))
+	if err != nil {
+		return operand{}, false, err
+	}
+	return operand{path: "", dirfd: fd}, true, nil
 }
 
 // SetDenyInodes gives the supervisor the inodes of the policy's concrete

@@ -163,7 +163,28 @@ var mutCases = []mutCase{
 	{name: "rename a directory in the project", call: func(d string) error {
 		return unix.Rename(p(d, "proj/full"), p(d, "proj/full2"))
 	}, want: "ok", exists: []string{"proj/full2/x"}},
+	{name: "utimes through /proc/self/fd (x/sys Futimes)", call: func(d string) error {
+		return withOpen(p(d, "proj/f"), func(fd int) error { return unix.Futimes(fd, []unix.Timeval{{Sec: 1}, {Sec: 2}}) })
+	}, want: "ok"},
+	{name: "chmod through /proc/self/fd of a file outside", call: func(d string) error {
+		return withOpen(p(d, "outside/o"), func(fd int) error { return unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), 0o600) })
+	}, want: "EACCES"},
+	{name: "fchownat AT_EMPTY_PATH", call: func(d string) error {
+		return withOpen(p(d, "proj/f"), func(fd int) error { return unix.Fchownat(fd, "", -1, -1, unix.AT_EMPTY_PATH) })
+	}, want: "ok"},
+	{name: "fchownat AT_EMPTY_PATH outside", call: func(d string) error {
+		return withOpen(p(d, "outside/o"), func(fd int) error { return unix.Fchownat(fd, "", -1, -1, unix.AT_EMPTY_PATH) })
+	}, want: "EACCES"},
 	{name: "empty path", call: func(d string) error { return unix.Unlink("") }, want: "ENOENT"},
+}
+
+func withOpen(path string, fn func(fd int) error) error {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	return fn(fd)
 }
 
 func atDir(dir string, fn func(fd int) error) error {

@@ -22,8 +22,10 @@ const capDACReadSearch = 2
 //
 // AT_EMPTY_PATH links the caller's descriptor itself; it needs
 // CAP_DAC_READ_SEARCH, as the kernel required before Linux 6.10. A source
-// given as /proc/self/fd/N with AT_SYMLINK_FOLLOW (the O_TMPFILE idiom)
-// crosses a magic link and is refused with ELOOP.
+// given as /proc/self/fd/N with AT_SYMLINK_FOLLOW is the file behind the
+// target's own descriptor N; a file without a name (unlinked) cannot be
+// decided on and is refused with ENOENT. Any other magic link in a path is
+// ELOOP.
 func handleLink(r *Request) Reply {
 	from, to, flags := pathArg{-1, 0}, pathArg{-1, 1}, 0
 	if r.Syscall == "linkat" {
@@ -44,6 +46,15 @@ func handleLink(r *Request) Reply {
 		}
 		if c.CapEff&(1<<capDACReadSearch) == 0 {
 			return Errno(unix.ENOENT)
+		}
+	}
+	if follow := flags&unix.AT_SYMLINK_FOLLOW != 0; follow && !emptyPath {
+		own, ok, err := r.ownOperand(src)
+		if err != nil {
+			return ErrorOf(err)
+		}
+		if ok {
+			src, emptyPath = own, true
 		}
 	}
 	dst, err := r.readOperand(to, false)
