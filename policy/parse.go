@@ -12,7 +12,7 @@ import (
 )
 
 // MaxPolicySize is the largest policy file Parse accepts, in bytes.
-const MaxPolicySize = 1 << 20
+const MaxPolicySize = 256 << 10
 
 // The keys of each mapping of the schema (§7.6), for validation and for
 // "did you mean" suggestions.
@@ -40,6 +40,9 @@ var (
 func Parse(file string, data []byte) (*Policy, error) {
 	if len(data) > MaxPolicySize {
 		return nil, &Error{File: file, Msg: fmt.Sprintf("parse policy: file is larger than %d bytes", MaxPolicySize)}
+	}
+	if err := checkNesting(data); err != nil {
+		return nil, &Error{File: file, Msg: "parse policy: " + err.Error()}
 	}
 	f, err := parseYAML(data)
 	if err != nil {

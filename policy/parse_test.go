@@ -120,6 +120,9 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate", "profile: x\nprofile: y\n", []string{"t.yaml:2:1:", "already defined"}},
 		{"not a mapping", "- a\n", []string{"t.yaml:1:1:", "policy must be a mapping"}},
 		{"empty extends", "profile: x\nextends: ''\n", []string{"t.yaml:2:10:", "extends must not be empty"}},
+		{"deep flow", "profile: x\nfilesystem: " + strings.Repeat("[", 100000), []string{"t.yaml: parse policy: 2:45: nested too deeply"}},
+		{"deep block", "profile: x\nfilesystem:\n" + strings.Repeat("- ", 100000), []string{"t.yaml: parse policy: 3:129: nested too deeply"}},
+		{"deep quoted is fine", "profile: x\nfilesystem:\n  deny: ['" + strings.Repeat("[", 100) + "']\n", []string{"t.yaml:3:10:", "invalid glob"}},
 		{"too large", "profile: x\n" + strings.Repeat("#", MaxPolicySize), []string{"t.yaml: parse policy: file is larger"}},
 	}
 	for _, tt := range tests {
