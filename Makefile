@@ -51,3 +51,10 @@ compat-native:
 
 compat-claude: build
 	AIXBROKER_COMPAT=claude AIXBROKER_COMPAT_USER=$(COMPAT_USER) $(GO) test -count=1 -timeout 15m -run TestMatrix -v ./compat/
+
+# The macOS binaries (the sandbox-exec backend cannot run here; this checks
+# that it builds). TestBuildsForDarwin in ./macos does the same in `make test`.
+.PHONY: build-darwin
+build-darwin:
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/aixbroker-darwin-arm64 ./cmd/aixbroker
+	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/aixbroker-darwin-amd64 ./cmd/aixbroker
