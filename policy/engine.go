@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path"
 	"slices"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Rank of each filesystem list: lower wins (deny > redact > allow_write >
@@ -90,8 +92,8 @@ func (e *Engine) addFS(r Rule) *Error {
 		return &Error{File: r.Source.File, Line: r.Source.Line, Column: r.Source.Column, Msg: "unknown rule list " + r.List}
 	}
 	g, err := expandGlob(r.Pattern, e.vars)
-	if err == nil && validGlob(g) != "" {
-		err = errors.New(validGlob(g))
+	if err == nil && !doublestar.ValidatePattern(g) {
+		err = fmt.Errorf("invalid glob %q", g)
 	}
 	if err != nil {
 		return &Error{File: r.Source.File, Line: r.Source.Line, Column: r.Source.Column, Msg: fmt.Sprintf("%s %q: %v", r.List, r.Pattern, err)}

@@ -112,6 +112,7 @@ func TestParseErrors(t *testing.T) {
 		{"on_allow", "profile: x\naudit:\n  on_allow: yes\n", []string{"t.yaml:3:13:", "want one of log|none"}},
 		{"test want", "profile: x\ntests:\n  - {path: /a, want: allowed}\n", []string{"t.yaml:3:", "did you mean allow?"}},
 		{"test op", "profile: x\ntests:\n  - {path: /a, op: open, want: allow}\n", []string{"t.yaml:3:", `invalid value "open"`}},
+		{"test not a mapping", "profile: x\ntests:\n  - /a\n", []string{"t.yaml:3:5:", "tests entry must be a mapping"}},
 		{"test no want", "profile: x\ntests:\n  - {path: /a}\n", []string{"t.yaml:3:", "missing required key want"}},
 		{"syntax", "profile: x\nfilesystem: {deny: [a\n", []string{"t.yaml:2:", "parse policy"}},
 		{"alias", "profile: &a x\nextends: *a\n", []string{"t.yaml:2:10:", "aliases are not supported"}},

@@ -62,9 +62,10 @@ type Audit struct {
 	Source  Source
 }
 
-// Test is one entry of tests:, run by Check: Decide(Op, Path) must give Want.
+// Test is one entry of tests:, run by Check: Decide(Op, Path) must give Want
+// (for a mutating op on a redacted file the action is Redact, refused).
 type Test struct {
-	Path   string // as written; may use variables and ~
+	Path   string // as written; may use variables and ~; a relative path is relative to ${PROJECT}
 	Op     Op     // defaults to OpRead
 	Want   Action
 	Source Source

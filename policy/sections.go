@@ -252,6 +252,10 @@ func (ps *parser) audit(key string, v ast.Node) {
 // test reads one entry of tests:.
 func (ps *parser) test(item ast.Node) {
 	t := Test{Op: OpRead, Source: ps.src(item)}
+	if k := kind(item); k != "a mapping" {
+		ps.add(t.Source, "tests entry must be a mapping {path, op, want}, got %s", k)
+		return
+	}
 	ok := true
 	ps.fields(item, "tests entry", testKeys, func(key string, v ast.Node) {
 		switch key {
