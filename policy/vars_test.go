@@ -27,7 +27,7 @@ func TestExpandGlob(t *testing.T) {
 		{"../x", testVars, "/**/../x", ""}, // never matches; Check reports it
 		{"${PROJECT}/**", Vars{Project: "/p[1]/{a}"}, `/p\[1\]/\{a\}/**`, ""},
 		{"${PROJECT}/**", Vars{Project: "/p/"}, "/p/**", ""},
-		{"${PROJECT}/**", Vars{Project: "/p/${HOME}/~"}, "/p/${HOME}/~/**", ""},
+		{"${PROJECT}/**", Vars{Project: "/p/${HOME}/~"}, `/p/$\{HOME\}/~/**`, ""},
 		{"${PROJECT}/**", Vars{}, "", "must be set to an absolute path"},
 		{"${HOME}/**", Vars{Home: "relative"}, "", "must be set to an absolute path"},
 		{"${NOPE}/x", testVars, "", "unknown variable ${NOPE}"},
