@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -44,7 +45,9 @@ var agentWritable = []string{
 //   - warnings: allow_write outside ${PROJECT}, ${TMPDIR}, /tmp, /var/tmp,
 //     /dev and the agents' own configuration and cache directories;
 //     patterns that can never match (a relative pattern with ".."); rules
-//     shadowed by an identical deny; default: allow.
+//     shadowed by an identical deny; default: allow; a chain that does not
+//     include the generic profile (a policy file from a cloned repository
+//     can leave out every deny).
 //
 // An empty result means the policy compiled and every test passed.
 func Check(p *Policy, v Vars) []Finding {
@@ -59,6 +62,9 @@ func Check(p *Policy, v Vars) []Finding {
 	}
 	if p.DefaultAction() == Allow {
 		out = append(out, Finding{SeverityWarning, "default: allow makes everything not denied visible and writable", p.DefaultSource})
+	}
+	if !slices.Contains(p.Chain, "builtin:"+GenericProfile) && p.File != "builtin:"+GenericProfile {
+		out = append(out, Finding{SeverityWarning, "does not extend generic: the secrets generic denies (ssh keys, cloud credentials, browser profiles, the audit log) are not denied by this policy", Source{File: p.File}})
 	}
 	return append(out, e.runTests()...)
 }

@@ -30,6 +30,7 @@ func TestCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			p.Chain = append(p.Chain, "builtin:generic") // as if it extended generic; see TestCheckWantsGeneric
 			got := Check(p, testVars)
 			if len(got) != len(tt.want) {
 				t.Fatalf("Check = %v, want %d findings %q", got, len(tt.want), tt.want)
@@ -53,6 +54,37 @@ func TestCheckReportsCompileErrors(t *testing.T) {
 	got := Check(p, Vars{Home: "/h"})
 	if len(got) != 2 || got[0].Severity != SeverityError || got[0].Source.Line != 3 || got[1].Source.Line != 4 {
 		t.Errorf("Check without PROJECT and TMPDIR = %v, want two errors at lines 3 and 4", got)
+	}
+}
+
+func TestCheckWantsGeneric(t *testing.T) {
+	tests := []struct {
+		extends string
+		want    int
+	}{
+		{"", 1},
+		{"codex", 0},
+		{"defaults/generic", 0},
+	}
+	for _, tt := range tests {
+		src := "profile: x\n"
+		if tt.extends != "" {
+			src += "extends: " + tt.extends + "\n"
+		}
+		dir := writeFiles(t, map[string]string{"p.yaml": src})
+		p, err := LoadFile(dir+"/p.yaml", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got int
+		for _, f := range Check(p, testVars) {
+			if strings.Contains(f.Message, "does not extend generic") {
+				got++
+			}
+		}
+		if got != tt.want {
+			t.Errorf("extends %q: %d generic warnings, want %d", tt.extends, got, tt.want)
+		}
 	}
 }
 
