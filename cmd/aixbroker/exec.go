@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/aixbroker/aixbroker/audit"
 	"github.com/aixbroker/aixbroker/broker"
+	"github.com/aixbroker/aixbroker/internal/fsops"
 	"github.com/aixbroker/aixbroker/internal/landlock"
 	"github.com/aixbroker/aixbroker/notify"
 	"github.com/aixbroker/aixbroker/policy"
@@ -85,6 +87,7 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		Env:           eng.Env(os.Environ()),
 		Dir:           eng.Vars().Project,
 		Broker:        broker.New(eng, rec),
+		DenyInodes:    denyInodes(cmd, eng),
 		Landlock:      landlockRoots(eng.Roots()),
 		AllowDegraded: f.AllowDegraded,
 	})
@@ -169,6 +172,29 @@ func kernelRelease() string {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// denyInodes records the inodes of the files the deny and redact rules name
+// that exist now, so a hard link made to one before the session is still
+// recognised. Globs without ** are expanded (~/.ssh/id_*); ** globs are
+// matched by name only.
+func denyInodes(cmd *cobra.Command, eng *policy.Engine) *fsops.DenyInodes {
+	var paths []string
+	for _, r := range eng.Rules() {
+		if (r.List != "deny" && r.List != "redact") || strings.Contains(r.Glob, "**") {
+			continue
+		}
+		matches, err := filepath.Glob(r.Glob)
+		if err != nil {
+			continue // the policy's own matcher validated the glob; filepath's syntax differs ({a,b})
+		}
+		paths = append(paths, matches...)
+	}
+	d, err := fsops.NewDenyInodes(paths)
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "aixbroker: warning: %v (those files are still denied by name)\n", err)
+	}
+	return d
 }
 
 func landlockRoots(r policy.Roots) landlock.Roots {
