@@ -89,6 +89,7 @@ type sandbox struct {
 	home, project, secret, bin string
 	policy                     prefixPolicy
 	events                     *events
+	execRoots                  []string // added to the Landlock exec roots
 }
 
 func newSandbox(t *testing.T) *sandbox {
@@ -154,7 +155,7 @@ func (s *sandbox) runCtx(t *testing.T, ctx context.Context, argv ...string) resu
 		Landlock: landlock.Roots{
 			Read:  []string{"/"},
 			Write: []string{s.project, "/dev/null"},
-			Exec:  []string{"/usr", "/bin", "/lib", "/lib64", s.bin},
+			Exec:  append([]string{"/usr", "/bin", "/lib", "/lib64", s.bin}, s.execRoots...),
 		},
 	}
 	code, err := Run(ctx, cfg)

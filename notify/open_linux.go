@@ -56,6 +56,15 @@ func handleOpen(r *Request) Reply {
 	if o.flags&unix.O_TMPFILE == unix.O_TMPFILE {
 		return Errno(syscall.EOPNOTSUPP)
 	}
+	if o.flags&unix.O_PATH != 0 {
+		// TOCTOU: the kernel cannot inject an O_PATH descriptor (ADDFD
+		// refuses them), so the kernel opens it. An O_PATH descriptor
+		// gives no content: every use that would (reopening it through
+		// /proc/self/fd, the *at syscalls, execveat) is trapped and
+		// decided on its canonical path, and the metadata it exposes is
+		// already visible through the untrapped stat family.
+		return Continue("O_PATH: no access to content")
+	}
 	if fd, ok := ownFD(o.path); ok {
 		return r.reopenOwn(fd, o.flags)
 	}
@@ -217,9 +226,6 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 			f.Close()
 			return Denied(d, op)
 		}
-	}
-	if flags&unix.O_PATH != 0 {
-		return InjectFD(f.FD, flags&unix.O_CLOEXEC != 0) // the O_PATH descriptor itself
 	}
 	defer f.Close()
 	return r.reopen(f.FD, flags)

@@ -175,10 +175,15 @@ func (s *Supervisor) send(r *Request, reply Reply) string {
 		}
 		n, err := seccomp.AddFD(s.listener, r.Notif.ID, reply.fd, unix.SECCOMP_ADDFD_FLAG_SEND, flags)
 		unix.Close(reply.fd)
-		if err != nil {
+		if err == nil {
+			return "fd " + itoa(n)
+		}
+		if errors.Is(err, unix.ENOENT) {
 			return "gone"
 		}
-		return "fd " + itoa(n)
+		// The fd could not be installed (EMFILE in the target, ...):
+		// answer with the error rather than leave the target waiting.
+		reply = Errno(errnoOf(err))
 	case replyErrno:
 		resp.Error = -int32(reply.errno)
 	case replyContinue:
@@ -213,6 +218,14 @@ func (s *Supervisor) record(r *Request, result string) {
 		}
 		s.broker.Record(ev)
 	}
+}
+
+func errnoOf(err error) syscall.Errno {
+	var e syscall.Errno
+	if errors.As(err, &e) {
+		return e
+	}
+	return syscall.EIO
 }
 
 func errnoName(e syscall.Errno) string {
