@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/aixbroker/aixbroker/broker"
+	"github.com/aixbroker/aixbroker/internal/fsops"
 	"github.com/aixbroker/aixbroker/internal/landlock"
 	"github.com/aixbroker/aixbroker/policy"
 )
@@ -90,6 +91,7 @@ type sandbox struct {
 	policy                     prefixPolicy
 	events                     *events
 	execRoots                  []string // added to the Landlock exec roots
+	denyInodes                 *fsops.DenyInodes
 }
 
 func newSandbox(t *testing.T) *sandbox {
@@ -151,7 +153,8 @@ func (s *sandbox) runCtx(t *testing.T, ctx context.Context, argv ...string) resu
 		Env:    []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + s.home, "LC_ALL=C"},
 		Dir:    s.project,
 		Stdout: outW, Stderr: errW,
-		Broker: broker.New(s.policy, s.events),
+		Broker:     broker.New(s.policy, s.events),
+		DenyInodes: s.denyInodes,
 		Landlock: landlock.Roots{
 			Read:  []string{"/"},
 			Write: []string{s.project, "/dev/null"},
@@ -168,4 +171,38 @@ func (s *sandbox) runCtx(t *testing.T, ctx context.Context, argv ...string) resu
 		t.Fatalf("Run(%q): %v (stderr %q)", argv, err, errb.String())
 	}
 	return result{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+// brokerHelperEnv makes the test binary act as a broker process for
+// TestBrokerDeathFailsClosed: it runs the command in its arguments in a
+// sandbox whose project is the variable's value.
+const brokerHelperEnv = "AIXBROKER_TEST_BROKER_PROJECT"
+
+func init() {
+	project := os.Getenv(brokerHelperEnv)
+	if project == "" {
+		return
+	}
+	pol := prefixPolicy{Write: []string{project}}
+	code, err := Run(context.Background(), Config{
+		Argv:     flagArgs(),
+		Env:      []string{"PATH=/usr/bin:/bin"},
+		Dir:      project,
+		Broker:   broker.New(pol, nil),
+		Landlock: landlock.Roots{Read: []string{"/"}, Write: []string{project}, Exec: []string{"/usr", "/bin", "/lib", "/lib64"}},
+	})
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+	}
+	os.Exit(code)
+}
+
+// flagArgs returns the arguments after "--".
+func flagArgs() []string {
+	for i, a := range os.Args {
+		if a == "--" {
+			return os.Args[i+1:]
+		}
+	}
+	return nil
 }

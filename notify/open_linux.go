@@ -216,9 +216,14 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 		f.Close()
 		return Errno(syscall.ELOOP)
 	}
-	for _, op := range openOps(flags) {
+	ops := openOps(flags)
+	if err := r.allowInode(ops[0], f); err != nil {
+		f.Close() // a hard link, made before the session, to a denied file
+		return ErrorOf(err)
+	}
+	for _, op := range ops {
 		d := r.Decide(op, f.Path)
-		if d.Action == policy.Redact && op == policy.OpRead && len(openOps(flags)) == 1 {
+		if d.Action == policy.Redact && op == policy.OpRead && len(ops) == 1 {
 			f.Close()
 			return r.injectStub(f.Path, d.Rule, flags)
 		}

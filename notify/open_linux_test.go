@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aixbroker/aixbroker/internal/fsops"
 )
 
 func TestOpenMilestones(t *testing.T) {
@@ -83,5 +85,22 @@ func TestRedactServesStub(t *testing.T) {
 	got = s.run(t, "bash", "-c", "echo x >> .env")
 	if got.code == 0 {
 		t.Errorf("append to redacted file succeeded")
+	}
+}
+
+func TestOpenHardLinkToDenied(t *testing.T) {
+	s := newSandbox(t)
+	link := filepath.Join(s.project, "hardlink")
+	if err := os.Link(s.secret, link); err != nil {
+		t.Fatal(err)
+	}
+	deny, err := fsops.NewDenyInodes([]string{s.secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.denyInodes = deny
+	got := s.run(t, "cat", "hardlink")
+	if got.code == 0 || strings.Contains(got.stdout, "SECRET") {
+		t.Errorf("cat of a hard link to the secret: exit %d, stdout %q", got.code, got.stdout)
 	}
 }
