@@ -36,7 +36,7 @@ type Engine struct {
 	vars   Vars
 	table  []Rule           // every rule a decision can name; Decision.Rule is a copy
 	rules  []compiled       // filesystem rules in precedence order
-	index  map[string][]int // literal directory → indexes in rules, ascending
+	index  ruleIndex        // which rules can match a path
 	trav   map[string]int32 // directory → traverse rule (table index)
 	def    int32            // the default rule
 	bad    int32            // the rule for a path that is not canonical
@@ -52,7 +52,7 @@ func Compile(p *Policy, v Vars) (*Engine, error) {
 	if p == nil {
 		return nil, errors.New("compile policy: nil policy")
 	}
-	e := &Engine{policy: p, vars: v, index: map[string][]int{}, trav: map[string]int32{}, cache: newDecisionCache()}
+	e := &Engine{policy: p, vars: v, index: newRuleIndex(), trav: map[string]int32{}, cache: newDecisionCache()}
 	var errs []*Error
 	e.def = e.add(Rule{List: "default", Pattern: string(p.DefaultAction()), Source: p.DefaultSource, Profile: p.Name})
 	e.bad = e.add(Rule{List: "invalid-path", Comment: "decisions are only taken on canonical absolute paths"})
@@ -101,7 +101,7 @@ func (e *Engine) addFS(r Rule) *Error {
 	r.Glob = g
 	c := compiled{rank: rank, rule: e.add(r), m: compileGlob(g)}
 	e.rules = append(e.rules, c)
-	e.index[c.m.key] = append(e.index[c.m.key], len(e.rules)-1)
+	e.index.add(len(e.rules)-1, &c.m)
 	if rank == rankWrite || rank == rankRead {
 		e.addTraverse(c)
 	}
@@ -136,8 +136,8 @@ func (e *Engine) addTraverse(c compiled) {
 // matching p, or -1.
 func (e *Engine) best(p string) int {
 	best := len(e.rules)
-	ancestors(p, func(dir string) bool {
-		for _, i := range e.index[dir] {
+	e.index.visit(p, func(bucket []int) {
+		for _, i := range bucket {
 			if i >= best {
 				break
 			}
@@ -146,7 +146,6 @@ func (e *Engine) best(p string) int {
 				break
 			}
 		}
-		return true
 	})
 	if best == len(e.rules) {
 		return -1
@@ -158,13 +157,12 @@ func (e *Engine) best(p string) int {
 // precedence order.
 func (e *Engine) matches(p string) []int {
 	var out []int
-	ancestors(p, func(dir string) bool {
-		for _, i := range e.index[dir] {
+	e.index.visit(p, func(bucket []int) {
+		for _, i := range bucket {
 			if e.rules[i].m.match(p) {
 				out = append(out, i)
 			}
 		}
-		return true
 	})
 	slices.Sort(out)
 	return out
