@@ -1,0 +1,52 @@
+package notify
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestUnprivilegedOpenExec reruns the open, exec and attack tests as the
+// unprivileged user nobody, the common deployment: broker and agent run as
+// the user, with no capabilities and no user namespaces.
+func TestUnprivilegedOpenExec(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to switch to nobody; unprivileged, the tests already run as this user")
+	}
+	if os.Getenv("AIXBROKER_TEST_UNPRIVILEGED") != "" {
+		t.Skip("already unprivileged")
+	}
+	dir, err := os.MkdirTemp("", "notify-unpriv-open-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "notify.test")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := "TestOpenMilestones|TestOpenRecords|TestOpenHardLink|TestRedact|TestAttacks|TestRacingPathSwap|TestExecDenied|TestExitStatus|TestBrokerDeathFailsClosed"
+	cmd := exec.Command(bin, "-test.run", run, "-test.count=1", "-test.v")
+	cmd.Env = []string{"AIXBROKER_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir(), "PATH=/usr/bin:/bin"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tests as nobody: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "--- SKIP") {
+		t.Errorf("a test skipped as nobody:\n%s", out)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestRacingPathSwap") {
+		t.Errorf("the racing test did not run as nobody:\n%s", out)
+	}
+}
