@@ -20,8 +20,19 @@ type cached struct {
 }
 
 type cacheKey struct {
-	op   Op
+	op   uint8 // opIndex
 	path string
+}
+
+// opIndex numbers the operations for compact cache keys (Decide does not
+// cache other operations).
+func opIndex(op Op) uint8 {
+	for i, o := range Ops {
+		if o == op {
+			return uint8(i + 1)
+		}
+	}
+	return 0
 }
 
 type cacheShard struct {
@@ -50,7 +61,7 @@ func (c *decisionCache) shard(path string) *cacheShard {
 func (c *decisionCache) get(op Op, path string) (cached, bool) {
 	s := c.shard(path)
 	s.mu.RLock()
-	v, ok := s.m[cacheKey{op, path}]
+	v, ok := s.m[cacheKey{opIndex(op), path}]
 	s.mu.RUnlock()
 	return v, ok
 }
@@ -61,6 +72,6 @@ func (c *decisionCache) put(op Op, path string, v cached) {
 	if len(s.m) >= cachePerShard {
 		clear(s.m)
 	}
-	s.m[cacheKey{op, path}] = v
+	s.m[cacheKey{opIndex(op), path}] = v
 	s.mu.Unlock()
 }

@@ -26,6 +26,9 @@ import "slices"
 // source; callers decide the target name with OpCreate, so a denied or
 // redacted file can never be moved or linked into an allowed name.
 func (e *Engine) Decide(op Op, path string) Decision {
+	if !validOp(op) {
+		return e.decision(e.decide(op, path))
+	}
 	if c, ok := e.cache.get(op, path); ok {
 		return e.decision(c)
 	}
