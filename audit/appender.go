@@ -47,7 +47,7 @@ func newAppender(cfg Config, key []byte, now func() time.Time) (*appender, error
 	if err != nil {
 		return nil, fmt.Errorf("open audit lock: %w", err)
 	}
-	return &appender{cfg: cfg, h: h, now: now, lock: lock}, nil
+	return &appender{cfg: cfg, h: h, now: now, lock: lock, buf: make([]byte, 0, 1<<20)}, nil
 }
 
 // append encodes, chains and appends records under the exclusive lock.

@@ -19,7 +19,7 @@ const (
 	DefaultMaxFiles      = 10
 	DefaultFlushInterval = 50 * time.Millisecond
 	DefaultMaxBlock      = time.Second
-	DefaultBufferRecords = 64 << 10
+	DefaultBufferRecords = 16 << 10
 )
 
 // Config says where the log lives and how the writer behaves. The zero value

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"strconv"
+	"time"
 	"unicode/utf8"
 )
 
@@ -29,7 +30,7 @@ func appendBody(b []byte, r *Record) []byte {
 	b = append(b, `,"seq":`...)
 	b = strconv.AppendUint(b, r.Seq, 10)
 	b = append(b, `,"ts":"`...)
-	b = r.TS.UTC().AppendFormat(b, tsLayout)
+	b = appendTS(b, r.TS)
 	b = append(b, '"')
 	b = appendStringField(b, "profile", r.Profile)
 	b = appendIntField(b, "pid", int64(r.PID))
@@ -104,6 +105,49 @@ func appendCmd(b []byte, cmd []string) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plain marks the bytes a JSON string holds as they are.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendTS appends t in UTC as tsLayout does, without the cost of
+// time.Format (this runs once per record).
+func appendTS(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, tsLayout)
+	}
+	hour, min, sec := t.Clock()
+	b = appendDigits(b, year, 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(month), 2)
+	b = append(b, '-')
+	b = appendDigits(b, day, 2)
+	b = append(b, 'T')
+	b = appendDigits(b, hour, 2)
+	b = append(b, ':')
+	b = appendDigits(b, min, 2)
+	b = append(b, ':')
+	b = appendDigits(b, sec, 2)
+	b = append(b, '.')
+	b = appendDigits(b, t.Nanosecond()/1000, 6)
+	return append(b, 'Z')
+}
+
+// appendDigits appends v (non-negative) zero-padded to width digits.
+func appendDigits(b []byte, v, width int) []byte {
+	var buf [8]byte
+	for i := width - 1; i >= 0; i-- {
+		buf[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return append(b, buf[:width]...)
+}
+
 // appendString appends s as a JSON string the way encoding/json does without
 // HTML escaping: invalid UTF-8 becomes U+FFFD, control characters and
 // U+2028/U+2029 are escaped. Strings longer than maxFieldBytes are cut.
@@ -122,11 +166,11 @@ func appendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			b = appendEscapedByte(b, c)
 			i++

@@ -75,6 +75,7 @@ func open(cfg Config, now func() time.Time) (*Writer, error) {
 		done:  make(chan struct{}),
 		quit:  make(chan struct{}),
 		batch: make([]Record, 0, flushAt),
+		spare: make([]Record, 0, flushAt),
 		room:  make(chan struct{}),
 	}
 	go w.loop()
@@ -107,10 +108,15 @@ func (w *Writer) Write(r Record) {
 	n := len(w.batch)
 	w.mu.Unlock()
 	if n == flushAt {
-		select {
-		case w.kick <- struct{}{}:
-		default:
-		}
+		w.kickFlusher()
+	}
+}
+
+// kickFlusher wakes the flusher before its interval is up.
+func (w *Writer) kickFlusher() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
 	}
 }
 
@@ -122,10 +128,7 @@ func (w *Writer) waitRoom() bool {
 	for len(w.batch) >= w.cfg.BufferRecords && !w.closed {
 		room := w.room
 		w.mu.Unlock()
-		select {
-		case w.kick <- struct{}{}:
-		default:
-		}
+		w.kickFlusher()
 		select {
 		case <-room:
 		case <-timer.C:
