@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,12 +38,27 @@ func FuzzRenderNoLeak(f *testing.F) {
 		if out == string(Stub("redact:fuzz")) {
 			t.Fatalf("valid %s file fell back to the stub:\n%s", gn.format, content)
 		}
+		if err := parsesAs(gn.format, out); err != nil {
+			t.Fatalf("keys view is not valid %s: %v\n%s\ninput:\n%s", gn.format, err, out, content)
+		}
 		for _, k := range g.keys {
 			if !strings.Contains(out, k) {
 				t.Errorf("key %q missing from output:\n%s\ninput:\n%s", k, out, content)
 			}
 		}
 	})
+}
+
+// parsesAs checks that a keys view is still valid JSON or YAML.
+func parsesAs(format string, out string) error {
+	switch format {
+	case FormatJSON:
+		var v any
+		return json.Unmarshal([]byte(out), &v)
+	case FormatYAML:
+		return parseYAMLStream([]byte(out))
+	}
+	return nil
 }
 
 func checkNoLeak(t *testing.T, content, out string, values []string) {

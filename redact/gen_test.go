@@ -234,6 +234,13 @@ func genYAMLMapping(g *gen, b *strings.Builder, ind string, depth int, anchors [
 					anchors = genYAMLMapping(g, b, ind+"    ", depth+1, anchors)
 					continue
 				}
+				if g.chance(3) { // compact mapping: "- k: v" then "  k2: v2"
+					b.WriteString(ind + "  - " + g.keep(g.key(lower+"_")) + ":")
+					genYAMLScalar(g, b, ind+"      ", anchors)
+					b.WriteString(ind + "    " + g.keep(g.key(lower+"_")) + ":")
+					genYAMLScalar(g, b, ind+"      ", anchors)
+					continue
+				}
 				b.WriteString(ind + "  -")
 				genYAMLScalar(g, b, ind+"    ", anchors)
 			}
@@ -250,9 +257,27 @@ func genYAMLScalar(g *gen, b *strings.Builder, ind string, anchors []string) {
 	if g.chance(4) {
 		comment = " # " + g.value("\n", false)
 	}
-	switch g.intn(7) {
+	if g.chance(5) {
+		b.WriteString(g.pick(" !!str", " &"+g.key(lower)))
+	}
+	switch g.intn(12) {
 	case 0:
 		b.WriteString(" '" + strings.ReplaceAll(g.value("\n", false), "'", "''") + "'" + comment + "\n")
+	case 7: // double-quoted over several lines
+		v := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(g.value("", true))
+		b.WriteString(` "` + strings.ReplaceAll(v, "\n", "\n"+ind) + `"` + comment + "\n")
+	case 8: // plain over several lines
+		b.WriteString(" x" + g.plainValue() + "\n" + ind + "x" + g.plainValue() + comment + "\n")
+	case 9: // flow sequence, maybe over several lines
+		sep := g.pick(", ", ",\n"+ind)
+		b.WriteString(" [" + quoteJSON(g.value("", true)) + sep + "'" + strings.ReplaceAll(g.value("\n", false), "'", "''") + "'" + sep + g.digits() + "]" + comment + "\n")
+	case 10: // flow mapping
+		b.WriteString(" {" + g.key(lower) + ": " + quoteJSON(g.value("", true)) + ", " + g.key(lower) + ": x" + g.plainValue() + "}" + comment + "\n")
+	case 11: // folded block
+		b.WriteString(" >-" + comment + "\n")
+		for _, l := range strings.Split(g.value("", true), "\n") {
+			b.WriteString(strings.TrimRight(ind+l, " ") + "\n")
+		}
 	case 1:
 		v := g.plainValue()
 		if !strings.ContainsAny(v[:1], lower+upper) {
