@@ -18,7 +18,7 @@ var (
 )
 
 // cprogs compiles testdata/*.c statically, once per test binary.
-func cprogs(t *testing.T) string {
+func cprogs(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		buildDir, buildErr = os.MkdirTemp("", "aixbroker-cprogs")
@@ -26,7 +26,7 @@ func cprogs(t *testing.T) string {
 			return
 		}
 		os.Chmod(buildDir, 0o755)
-		for _, name := range []string{"race", "attacks"} {
+		for _, name := range []string{"race", "attacks", "openbench"} {
 			out, err := exec.Command("gcc", "-static", "-O2", "-pthread", "-o",
 				filepath.Join(buildDir, name), filepath.Join("testdata", name+".c")).CombinedOutput()
 			if err != nil {

@@ -94,7 +94,7 @@ type sandbox struct {
 	denyInodes                 *fsops.DenyInodes
 }
 
-func newSandbox(t *testing.T) *sandbox {
+func newSandbox(t testing.TB) *sandbox {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -121,7 +121,7 @@ func newSandbox(t *testing.T) *sandbox {
 	return s
 }
 
-func writeFile(t *testing.T, path, content string) {
+func writeFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
@@ -134,12 +134,12 @@ type result struct {
 }
 
 // run runs argv in the sandbox with the project as working directory.
-func (s *sandbox) run(t *testing.T, argv ...string) result {
+func (s *sandbox) run(t testing.TB, argv ...string) result {
 	t.Helper()
 	return s.runCtx(t, context.Background(), argv...)
 }
 
-func (s *sandbox) runCtx(t *testing.T, ctx context.Context, argv ...string) result {
+func (s *sandbox) runCtx(t testing.TB, ctx context.Context, argv ...string) result {
 	t.Helper()
 	outR, outW, _ := os.Pipe()
 	errR, errW, _ := os.Pipe()

@@ -104,3 +104,30 @@ func TestOpenHardLinkToDenied(t *testing.T) {
 		t.Errorf("cat of a hard link to the secret: exit %d, stdout %q", got.code, got.stdout)
 	}
 }
+
+// TestOpenAfterDroppingPrivileges runs a root agent that drops to nobody:
+// from then on the broker must open with nobody's credentials, so a file
+// only root may read stays unreadable.
+func TestOpenAfterDroppingPrivileges(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: the agent drops from root to nobody")
+	}
+	s := newSandbox(t)
+	if err := os.Chmod(s.home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Dir(s.home), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(s.project, "rootonly"), "ROOT-ONLY\n")
+	if err := os.Chmod(filepath.Join(s.project, "rootonly"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := s.run(t, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "cat", "rootonly", "README")
+	if strings.Contains(got.stdout, "ROOT-ONLY") || !strings.Contains(got.stderr, "Permission denied") {
+		t.Errorf("stdout %q stderr %q, want rootonly refused to nobody", got.stdout, got.stderr)
+	}
+	if !strings.Contains(got.stdout, "hello project") {
+		t.Errorf("stdout %q, want README readable by nobody", got.stdout)
+	}
+}

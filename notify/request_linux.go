@@ -192,12 +192,14 @@ func (r *Request) Target(path string) (fsops.Target, error) {
 	return fsops.NewTarget(-1, tgid, r.TID())
 }
 
-// AsCaller runs fn with the caller's filesystem credentials and umask. An
-// unprivileged supervisor runs fn directly: its sandboxed children (no new
-// privileges, no capabilities) hold exactly its credentials, and only the
-// umask can differ, which matters for creation alone (use AsCallerCreate).
+// AsCaller runs fn with the caller's filesystem credentials. While no
+// sandboxed thread has changed its credentials (see creds_linux.go), every
+// sandboxed thread holds exactly the supervisor's (no new privileges: no
+// setuid binary or file capability takes effect), so fn runs directly, on
+// the supervisor's thread. Only the umask can differ, which matters for
+// creation alone: use AsCallerCreate there.
 func (r *Request) AsCaller(fn func() error) error {
-	if !r.sup.privileged {
+	if !r.sup.credsChanged.Load() {
 		return fn()
 	}
 	return r.AsCallerCreate(fn)

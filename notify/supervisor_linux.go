@@ -21,13 +21,15 @@ const maxWorkers = 64
 
 // Supervisor serves the notifications of one sandbox's listener.
 type Supervisor struct {
-	listener   int
-	broker     *broker.Broker
-	runner     *fsops.Runner
-	privileged bool              // the supervisor holds capabilities its children may drop
-	denyInodes *fsops.DenyInodes // inodes of concrete denied files (SetDenyInodes, in fsmut_linux.go)
-	numbers    map[uint32]string
-	now        func() time.Time
+	listener int
+	broker   *broker.Broker
+	runner   *fsops.Runner
+	// credsChanged is set, before the change takes effect, when a
+	// sandboxed thread calls a set*id, setgroups or capset syscall.
+	credsChanged atomic.Bool
+	denyInodes   *fsops.DenyInodes // inodes of concrete denied files (SetDenyInodes, in fsmut_linux.go)
+	numbers      map[uint32]string
+	now          func() time.Time
 
 	recvMu  sync.Mutex // one worker polls and receives at a time
 	stop    int        // eventfd: written to stop the workers
@@ -62,7 +64,7 @@ func NewSupervisor(listener int, b *broker.Broker) (*Supervisor, error) {
 		}
 	}
 	return &Supervisor{
-		listener: listener, broker: b, runner: runner, privileged: hasCapabilities(),
+		listener: listener, broker: b, runner: runner,
 		numbers: numbers, now: time.Now, stop: stop,
 	}, nil
 }
@@ -233,14 +235,4 @@ func errnoName(e syscall.Errno) string {
 		return name
 	}
 	return "errno " + itoa(int(e))
-}
-
-// hasCapabilities reports whether this process has any effective capability.
-func hasCapabilities() bool {
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	if err := unix.Capget(&hdr, &data[0]); err != nil {
-		return true // unknown: take the careful path
-	}
-	return data[0].Effective != 0 || data[1].Effective != 0
 }

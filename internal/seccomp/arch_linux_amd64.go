@@ -37,6 +37,10 @@ var X86_64 = &Arch{
 		"mknod": unix.SYS_MKNOD, "mknodat": unix.SYS_MKNODAT, "rmdir": unix.SYS_RMDIR, "truncate": unix.SYS_TRUNCATE,
 		"chmod": unix.SYS_CHMOD, "fchmodat": unix.SYS_FCHMODAT, "fchmodat2": unix.SYS_FCHMODAT2,
 		"chown": unix.SYS_CHOWN, "lchown": unix.SYS_LCHOWN, "fchownat": unix.SYS_FCHOWNAT,
+		"setuid": unix.SYS_SETUID, "setgid": unix.SYS_SETGID, "setreuid": unix.SYS_SETREUID,
+		"setregid": unix.SYS_SETREGID, "setresuid": unix.SYS_SETRESUID, "setresgid": unix.SYS_SETRESGID,
+		"setfsuid": unix.SYS_SETFSUID, "setfsgid": unix.SYS_SETFSGID, "setgroups": unix.SYS_SETGROUPS,
+		"capset": unix.SYS_CAPSET,
 		"utimes": unix.SYS_UTIMES, "utimensat": unix.SYS_UTIMENSAT, "futimesat": unix.SYS_FUTIMESAT,
 	},
 }

@@ -152,4 +152,17 @@ var Table = []Rule{
 	{Syscall: "utimes", Action: Notify, Reason: "emulated"},
 	{Syscall: "utimensat", Action: Notify, Reason: "emulated"},
 	{Syscall: "futimesat", Action: Notify, Reason: "emulated"},
+
+	// Credential changes: noted by the supervisor (it then acts with each
+	// caller's credentials), then performed by the kernel.
+	{Syscall: "setuid", Action: Notify, Reason: "credential change"},
+	{Syscall: "setgid", Action: Notify, Reason: "credential change"},
+	{Syscall: "setreuid", Action: Notify, Reason: "credential change"},
+	{Syscall: "setregid", Action: Notify, Reason: "credential change"},
+	{Syscall: "setresuid", Action: Notify, Reason: "credential change"},
+	{Syscall: "setresgid", Action: Notify, Reason: "credential change"},
+	{Syscall: "setfsuid", Action: Notify, Reason: "credential change"},
+	{Syscall: "setfsgid", Action: Notify, Reason: "credential change"},
+	{Syscall: "setgroups", Action: Notify, Reason: "credential change"},
+	{Syscall: "capset", Action: Notify, Reason: "credential change"},
 }
