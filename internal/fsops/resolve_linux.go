@@ -88,8 +88,9 @@ func (p Parent) Path() string {
 func (p Parent) Close() error { return unix.Close(p.FD) }
 
 // ResolveParent resolves the directory part of path, relative to dirfd (the
-// target's dirfd or cwd, already a descriptor in the broker), as the kernel
-// would for the target, and returns it open with its canonical path. The
+// target's dirfd or cwd, already a descriptor in the broker; AT_FDCWD would
+// mean the broker's own cwd, so pass it only with absolute paths), as the
+// kernel would for the target, and returns it open with its canonical path. The
 // last component is not looked up: operations that must not follow a final
 // symlink (unlink, rename, link, mkdir, mknod, symlink) act on (FD, Name).
 // An empty path is ENOENT; a magic link on the way is ELOOP.
