@@ -34,7 +34,7 @@ var agentWritable = []string{
 	".cache", ".npm", "go/pkg/mod", ".cargo/registry", ".cargo/git",
 	".claude", ".local/share/claude", ".local/state/claude", ".config/claude",
 	".codex", ".gemini", ".cursor", ".config/cursor", ".local/share/cursor-agent",
-	".local/share/opencode", ".local/state/opencode", ".config/opencode", ".aider",
+	".local/share/opencode", ".local/state/opencode", ".config/opencode", ".opencode", ".aider",
 }
 
 // Check compiles p with v and reports what is wrong or risky:
