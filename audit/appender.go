@@ -26,6 +26,7 @@ type appender struct {
 	tail    anchor      // the record the next one links to
 	header  bool        // the active file has (or is about to get) a header
 	justHdr bool        // the active file holds only its header
+	dirty   bool        // bytes were written since the head was last updated
 	algOK   bool        // the active file's header names this appender's algorithm
 	buf     []byte
 	hashBuf []byte
@@ -47,7 +48,7 @@ func newAppender(cfg Config, key []byte, now func() time.Time) (*appender, error
 	if err != nil {
 		return nil, fmt.Errorf("open audit lock: %w", err)
 	}
-	return &appender{cfg: cfg, h: h, now: now, lock: lock, buf: make([]byte, 0, 1<<20)}, nil
+	return &appender{cfg: cfg, h: h, now: now, lock: lock, buf: make([]byte, 0, writeChunk+64<<10)}, nil
 }
 
 // append encodes, chains and appends records under the exclusive lock.
@@ -85,6 +86,9 @@ func (a *appender) add(r *Record) error {
 	a.encode(r)
 	if a.size+int64(len(a.buf)) <= a.cfg.MaxSizeBytes || a.justHdr {
 		a.justHdr = false
+		if len(a.buf) >= writeChunk {
+			return a.writeBuf()
+		}
 		return nil
 	}
 	a.buf, a.tail = a.buf[:start], saved
@@ -111,8 +115,12 @@ func (a *appender) encode(r *Record) {
 	a.tail = anchor{Seq: r.Seq, Hash: r.Hash}
 }
 
-// commit writes the pending buffer and then the head anchor.
-func (a *appender) commit() error {
+// writeChunk bounds the encoding buffer: a large batch is written in
+// pieces of about this size (still under the lock, still in order).
+const writeChunk = 256 << 10
+
+// writeBuf appends the pending buffer to the active file.
+func (a *appender) writeBuf() error {
 	if len(a.buf) == 0 {
 		return nil
 	}
@@ -122,6 +130,19 @@ func (a *appender) commit() error {
 	if err != nil {
 		return fmt.Errorf("append audit log: %w", err)
 	}
+	a.dirty = true
+	return nil
+}
+
+// commit writes the pending buffer and then the head anchor.
+func (a *appender) commit() error {
+	if err := a.writeBuf(); err != nil {
+		return err
+	}
+	if !a.dirty {
+		return nil
+	}
+	a.dirty = false
 	if a.cfg.Fsync {
 		if err := a.f.Sync(); err != nil {
 			return fmt.Errorf("sync audit log: %w", err)
