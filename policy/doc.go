@@ -42,4 +42,15 @@
 //
 // deny > redact > allow_write > allow_read > default. See Engine.Decide for
 // what each list means for each operation.
+//
+// # Cost of a decision
+//
+// Compile indexes each glob by the literal directory its matches lie in
+// (/home/u/proj for ${PROJECT}/**), or, for a pattern anchored anywhere, by
+// its last element (.env) or extension (*.pem). A decision looks up the
+// path's ancestors and last element and tries only those rules; common
+// shapes (a tree, a name, one "*" per segment) are matched without the
+// general glob matcher. Decisions are cached per (op, path) in a bounded,
+// sharded map. A 200-rule policy decides in well under a microsecond
+// (BenchmarkDecide200Rules).
 package policy
