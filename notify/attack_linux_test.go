@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -139,4 +140,25 @@ func int80Status(t *testing.T, attacks string) int {
 		return 128 + int(syscall.SIGSEGV)
 	}
 	return 128 + int(syscall.SIGSYS)
+}
+
+// TestLandlockBackstop checks what the kernel refuses even where the policy
+// allows: executing a file outside the exec roots, and signalling the
+// broker (ABI 6 signal scoping).
+func TestLandlockBackstop(t *testing.T) {
+	s := newSandbox(t)
+	data, err := os.ReadFile("/bin/true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.project, "mytrue"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got := s.run(t, "bash", "-c", "./mytrue; echo exec=$?; kill -0 "+strconv.Itoa(os.Getpid())+"; echo kill=$?")
+	if !strings.Contains(got.stdout, "exec=126") {
+		t.Errorf("stdout %q: executing outside the exec roots was not refused", got.stdout)
+	}
+	if !strings.Contains(got.stdout, "kill=1") {
+		t.Errorf("stdout %q: signalling the broker was not refused", got.stdout)
+	}
 }

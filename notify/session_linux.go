@@ -156,6 +156,9 @@ func (s *session) forward(sig syscall.Signal) {
 // closes the listener.
 func (s *session) teardown() {
 	for range 100 {
+		if !hasChildren() {
+			break
+		}
 		left := sandboxedChildren()
 		if len(left) == 0 {
 			break
@@ -173,6 +176,14 @@ func (s *session) teardown() {
 	if s.listener > 0 {
 		unix.Close(s.listener)
 	}
+}
+
+// hasChildren reports whether this process has any child, running or not
+// yet reaped: without one there is nothing to scan /proc for.
+func hasChildren() bool {
+	var si unix.Siginfo
+	err := unix.Waitid(unix.P_ALL, 0, &si, unix.WEXITED|unix.WSTOPPED|unix.WCONTINUED|unix.WNOHANG|unix.WNOWAIT, nil)
+	return !errors.Is(err, unix.ECHILD)
 }
 
 // sandboxedChildren lists this process's children that run under a seccomp

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 
+	"golang.org/x/sys/unix"
+
 	ll "github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -34,7 +36,11 @@ const (
 // terminals get IOCTL_DEV so interactive agents keep their terminal.
 var terminals = []string{"/dev/tty", "/dev/pts", "/dev/ptmx"}
 
-// Restrict applies the backstop to every thread of the calling process. It
+// Restrict applies the backstop to the calling thread only, which must have
+// no_new_privs set and be locked (runtime.LockOSThread): the stage 2 execs
+// the agent from it, and the other threads vanish at exec. Restricting one
+// thread avoids stopping every thread of the process (go-landlock's
+// Restrict), which costs milliseconds at startup. It
 // refuses (ErrDegraded) on a kernel below MinABI unless allowDegraded, in
 // which case it applies what the kernel supports and returns the ABI used.
 func Restrict(roots Roots, allowDegraded bool) (int, error) {
@@ -49,8 +55,15 @@ func Restrict(roots Roots, allowDegraded bool) (int, error) {
 	if abi < MinABI {
 		cfg = cfg.BestEffort()
 	}
-	err := cfg.Restrict(rules(roots)...)
+	fd, flags, err := cfg.NewRulesetFD(rules(roots)...)
 	if err != nil {
+		return abi, fmt.Errorf("create landlock ruleset: %w", err)
+	}
+	if fd < 0 {
+		return abi, nil
+	}
+	defer unix.Close(fd)
+	if err := llsys.LandlockRestrictSelf(fd, flags); err != nil {
 		return abi, fmt.Errorf("apply landlock: %w", err)
 	}
 	return abi, nil
