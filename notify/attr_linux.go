@@ -13,7 +13,7 @@ func init() {
 	register(handleTruncate, "truncate")
 	register(handleChmod, "chmod", "fchmodat", "fchmodat2")
 	register(handleChown, "chown", "lchown", "fchownat")
-	register(handleUtimes, "utimes", "futimesat", "utimensat")
+	register(handleUtimes, "utime", "utimes", "futimesat", "utimensat")
 }
 
 // The attribute handlers decide OpWrite on the canonical path of the inode
@@ -87,8 +87,8 @@ func handleChown(r *Request) Reply {
 	})
 }
 
-// handleUtimes serves utimes(path, tv), futimesat(dirfd, path, tv) and
-// utimensat(dirfd, path, ts, flags). utimensat with a NULL path is
+// handleUtimes serves utime(path, utimbuf), utimes(path, tv),
+// futimesat(dirfd, path, tv) and utimensat(dirfd, path, ts, flags). utimensat with a NULL path is
 // futimens(dirfd): the descriptor itself. A NULL times pointer means now.
 func handleUtimes(r *Request) Reply {
 	at, timesArg, flags := pathArg{-1, 0}, 1, 0
@@ -134,12 +134,23 @@ func (r *Request) utimesOperand(at pathArg, flags int) (operand, bool, error) {
 	return o, true, err
 }
 
-// readTimes reads the times argument: two struct timeval (utimes,
-// futimesat) or two struct timespec (utimensat), nil for a NULL pointer.
+// readTimes reads the times argument: a struct utimbuf (utime: two
+// seconds), two struct timeval (utimes, futimesat) or two struct timespec
+// (utimensat), nil for a NULL pointer.
 func (r *Request) readTimes(i int) ([]unix.Timespec, error) {
 	addr := r.Arg(i)
 	if addr == 0 {
 		return nil, nil
+	}
+	if r.Syscall == "utime" {
+		var buf [16]byte
+		if _, err := r.ReadMemory(addr, buf[:]); err != nil {
+			return nil, unix.EFAULT
+		}
+		return []unix.Timespec{
+			{Sec: int64(binary.NativeEndian.Uint64(buf[:]))},
+			{Sec: int64(binary.NativeEndian.Uint64(buf[8:]))},
+		}, nil
 	}
 	var buf [32]byte
 	if _, err := r.ReadMemory(addr, buf[:]); err != nil {

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/aixbroker/aixbroker/internal/fsops"
+	"github.com/aixbroker/aixbroker/internal/seccomp"
 	"github.com/aixbroker/aixbroker/policy"
 )
 
@@ -197,14 +198,30 @@ func atDir(dir string, fn func(fd int) error) error {
 }
 
 func TestMutatingHandlers(t *testing.T) {
-	base := t.TempDir()
-	real, err := filepath.EvalSymlinks(base)
+	rec := runMutCases(t, mutCases, mutSyscalls...)
+	secret := filepath.Join(rec.base, "6", "home/id_rsa")
+	if ev, ok := rec.log.find(policy.OpRename, secret); !ok || ev.Decision.Allowed() || ev.Result != "EACCES" {
+		t.Errorf("audit: no denied rename event for %s (%+v)", secret, ev)
+	}
+}
+
+// mutRun is what runMutCases leaves for further checks.
+type mutRun struct {
+	base string // case i ran in base/i
+	log  *eventLog
+}
+
+// runMutCases runs each case on a sandboxed thread trapping syscalls, in
+// its own copy of mutTree.
+func runMutCases(t *testing.T, cases []mutCase, syscalls ...string) mutRun {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var secrets []string
-	for i := range mutCases {
-		dir := filepath.Join(real, strconv.Itoa(i))
+	for i := range cases {
+		dir := filepath.Join(base, strconv.Itoa(i))
 		mutTree(t, dir)
 		secrets = append(secrets, filepath.Join(dir, "home/id_rsa"))
 	}
@@ -212,9 +229,9 @@ func TestMutatingHandlers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb := newSandboxThread(t, projectDecider{}, deny, mutSyscalls...)
-	for i, c := range mutCases {
-		dir := filepath.Join(real, strconv.Itoa(i))
+	sb := newSandboxThread(t, projectDecider{}, deny, syscalls...)
+	for i, c := range cases {
+		dir := filepath.Join(base, strconv.Itoa(i))
 		got := errName(sb.do(func() error { return c.call(dir) }))
 		if got != c.want {
 			t.Errorf("%s: got %s, want %s", c.name, got, c.want)
@@ -230,10 +247,43 @@ func TestMutatingHandlers(t *testing.T) {
 			}
 		}
 	}
-	secret0 := filepath.Join(real, "6", "home/id_rsa")
-	if ev, ok := sb.rec.find(policy.OpRename, secret0); !ok || ev.Decision.Allowed() || ev.Result != "EACCES" {
-		t.Errorf("audit: no denied rename event for %s (%+v)", secret0, ev)
+	return mutRun{base: base, log: sb.rec}
+}
+
+// fdCases exercise fchmod and fchown, which take a descriptor.
+var fdCases = []mutCase{
+	{name: "fchmod of a read-only descriptor in the project", call: func(d string) error {
+		return withOpen(p(d, "proj/f"), func(fd int) error { return unix.Fchmod(fd, 0o640) })
+	}, want: "ok"},
+	{name: "fchmod of a read-only descriptor outside", call: func(d string) error {
+		return withOpen(p(d, "outside/o"), func(fd int) error { return unix.Fchmod(fd, 0o777) })
+	}, want: "EACCES"},
+	{name: "fchown of a hard link of the secret", call: func(d string) error {
+		return withOpen(p(d, "proj/hl"), func(fd int) error { return unix.Fchown(fd, -1, -1) })
+	}, want: "EACCES"},
+	{name: "fchmod of an O_PATH descriptor: the kernel's EBADF", call: func(d string) error {
+		return atDir(p(d, "proj"), func(fd int) error { return unix.Fchmod(fd, 0o700) })
+	}, want: "EBADF"},
+	{name: "fchmod of a pipe", call: func(string) error {
+		var fds [2]int
+		if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+			return err
+		}
+		defer unix.Close(fds[0])
+		defer unix.Close(fds[1])
+		return unix.Fchmod(fds[0], 0o600)
+	}, want: "ok"},
+	{name: "fchmod of a closed descriptor", call: func(string) error { return unix.Fchmod(1000, 0o600) }, want: "EBADF"},
+}
+
+// TestFdAttrHandlers: fchmod and fchown on the caller's own descriptor.
+func TestFdAttrHandlers(t *testing.T) {
+	for _, name := range []string{"fchmod", "fchown"} {
+		if _, ok := seccomp.Native.Numbers[name]; !ok {
+			t.Skipf("internal/seccomp does not trap %s yet (add it to the table and the arch numbers)", name)
+		}
 	}
+	runMutCases(t, fdCases, "fchmod", "fchown")
 }
 
 // TestMkdirUmask: a directory created through the broker gets the mode the
