@@ -117,27 +117,58 @@ func scanReader(path string, f io.Reader, yield func(Entry, error) bool) bool {
 // set is consistent (no rotation half done); the handles stay valid after
 // later rotations rename the files.
 func openLog(log string) ([]*os.File, error) {
+	files, _, err := snapshot(log, nil)
+	return files, err
+}
+
+// snapshot opens every file of a log under the log's shared lock, held only
+// for this: readers must not hold up writers (and so the agents). With a
+// non-nil head it also reads the head anchor under the lock.
+func snapshot(log string, head func() error) ([]*os.File, []int64, error) {
 	if lock, err := os.Open(lockPath(log)); err == nil {
 		defer lock.Close()
 		if err := flock(lock, false); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer funlock(lock)
 	}
+	if head != nil {
+		if err := head(); err != nil {
+			return nil, nil, err
+		}
+	}
 	names, err := Files(log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var files []*os.File
+	var sizes []int64
 	for _, name := range names {
 		f, err := os.Open(name)
 		if err != nil {
 			closeAll(files)
-			return nil, fmt.Errorf("open audit log: %w", err)
+			return nil, nil, fmt.Errorf("open audit log: %w", err)
 		}
-		files = append(files, f)
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			closeAll(files)
+			return nil, nil, fmt.Errorf("open audit log: %w", err)
+		}
+		files, sizes = append(files, f), append(sizes, fi.Size())
 	}
-	return files, nil
+	return files, sizes, nil
+}
+
+// scanSnapshot is Scan over open files, each read up to its size.
+func scanSnapshot(files []*os.File, sizes []int64) iter.Seq2[Entry, error] {
+	return func(yield func(Entry, error) bool) {
+		for i, f := range files {
+			if !scanReader(f.Name(), io.NewSectionReader(f, 0, sizes[i]), yield) {
+				return
+			}
+		}
+	}
 }
 
 func closeAll(files []*os.File) {

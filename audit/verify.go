@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"iter"
 )
 
 // ErrChainBroken is wrapped by every [ChainError].
@@ -41,7 +41,7 @@ type Report struct {
 // problem comes back as a *ChainError.
 func Verify(paths []string, key []byte) (Report, error) {
 	v := verifier{key: key, rep: Report{Files: paths}}
-	err := v.run(paths, nil)
+	err := v.run(paths, Scan(paths), nil)
 	return v.rep, err
 }
 
@@ -49,30 +49,29 @@ func Verify(paths []string, key []byte) (Report, error) {
 // shared lock, and checks them against the head anchor, which detects
 // records removed from the end of the newest file.
 func VerifyLog(path string, key []byte) (Report, error) {
-	if lock, err := os.Open(lockPath(path)); err == nil {
-		defer lock.Close()
-		if err := flock(lock, false); err != nil {
-			return Report{}, err
-		}
-		defer funlock(lock)
-	}
-	head, headOK, err := readHead(path)
-	if err != nil {
-		return Report{}, err
-	}
-	files, err := Files(path)
+	var head anchor
+	var headOK bool
+	files, sizes, err := snapshot(path, func() (err error) {
+		head, headOK, err = readHead(path)
+		return err
+	})
+	defer closeAll(files)
 	if errors.Is(err, ErrNoLog) && headOK {
 		return Report{}, &ChainError{File: path, Line: 0, Reason: fmt.Sprintf("the log was deleted: its head anchor says seq %d was written", head.Seq)}
 	}
 	if err != nil {
 		return Report{}, err
 	}
-	v := verifier{key: key, rep: Report{Files: files, Head: "absent"}}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name()
+	}
+	v := verifier{key: key, rep: Report{Files: names, Head: "absent"}}
 	var want *anchor
 	if headOK {
 		want = &head
 	}
-	err = v.run(files, want)
+	err = v.run(names, scanSnapshot(files, sizes), want)
 	return v.rep, err
 }
 
@@ -85,9 +84,12 @@ type verifier struct {
 	found   bool // the head anchor's record was seen
 }
 
-func (v *verifier) run(paths []string, head *anchor) error {
+func (v *verifier) run(paths []string, entries iter.Seq2[Entry, error], head *anchor) error {
+	if len(paths) == 0 {
+		return errors.New("verify audit log: no files")
+	}
 	last := Entry{}
-	for e, err := range Scan(paths) {
+	for e, err := range entries {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) || !errors.Is(err, ErrBadLine) {
 				return err
