@@ -93,7 +93,7 @@ func (r *Request) allow(op policy.Op, path string) error {
 // is not trapped, so that reveals nothing new.
 func (r *Request) allowCreate(p fsops.Parent, noReplace bool) error {
 	err := r.allow(policy.OpCreate, p.Path())
-	if err == nil || !noReplace || !exists(p) {
+	if err == nil || !noReplace || !present(p) {
 		return err
 	}
 	if !r.sup.broker.Decide(policy.OpStat, p.Path()).Allowed() {
@@ -107,20 +107,24 @@ func (r *Request) allowCreate(p fsops.Parent, noReplace bool) error {
 // answer is the kernel's ENOENT ("rm -f" ignores it, not EACCES).
 func (r *Request) allowRemove(op policy.Op, p fsops.Parent) error {
 	err := r.allow(op, p.Path())
-	if err == nil || exists(p) {
+	if err == nil || !missing(p) {
 		return err
 	}
 	return unix.ENOENT
 }
 
-// exists reports whether the name p.Name is present in p (not following a
-// final symlink). Any error but ENOENT counts as present: the refusal
-// stands.
-func exists(p fsops.Parent) bool {
+// lookupName stats p.Name in p without following a final symlink.
+func lookupName(p fsops.Parent) error {
 	var st unix.Stat_t
-	err := unix.Fstatat(p.FD, strings.TrimRight(p.Name, "/"), &st, unix.AT_SYMLINK_NOFOLLOW)
-	return !errors.Is(err, unix.ENOENT)
+	return unix.Fstatat(p.FD, strings.TrimRight(p.Name, "/"), &st, unix.AT_SYMLINK_NOFOLLOW)
 }
+
+// present reports that the name certainly exists; missing that it
+// certainly does not. Any other failure (EACCES) is neither: the refusal
+// stands.
+func present(p fsops.Parent) bool { return lookupName(p) == nil }
+
+func missing(p fsops.Parent) bool { return errors.Is(lookupName(p), unix.ENOENT) }
 
 // allowInode refuses a change to, or a new name for, an inode that is one
 // of the policy's denied files under another name (a hard link made before
