@@ -82,12 +82,16 @@ func open(cfg Config, now func() time.Time) (*Writer, error) {
 	return w, nil
 }
 
-// Write queues one record. It fills TS when zero; Seq, Prev and Hash are
+// Write queues one record. It fills TS when zero (or out of range) and Type
+// when empty (an event); Seq, Prev and Hash are
 // set when the record is appended. It returns at once unless the batch is
 // full (see [Writer]).
 func (w *Writer) Write(r Record) {
-	if r.TS.IsZero() {
+	if y := r.TS.Year(); y < 1 || y > 9999 { // zero, or one a reader could not parse
 		r.TS = w.now()
+	}
+	if r.Type == "" {
+		r.Type = TypeEvent
 	}
 	w.mu.Lock()
 	if len(w.batch) >= w.cfg.BufferRecords && !w.closed {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWriterCleanLogVerifies(t *testing.T) {
@@ -50,5 +51,25 @@ func TestWriterRotationKeepsChain(t *testing.T) {
 	}
 	if !strings.HasPrefix(rep.Head, "matches") {
 		t.Errorf("head = %q", rep.Head)
+	}
+}
+
+// TestWriterNormalisesRecords: whatever the caller passes, what is written
+// parses and verifies.
+func TestWriterNormalisesRecords(t *testing.T) {
+	cfg := Config{Path: filepath.Join(t.TempDir(), "audit.jsonl")}
+	w, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("x", 3*maxFieldBytes)
+	w.Write(Record{})
+	w.Write(Record{Type: TypeEvent, TS: time.Date(20000, 1, 1, 0, 0, 0, 0, time.UTC), Path: long, Cmd: make([]string, 200)})
+	w.Write(Record{Type: TypeEvent, Path: "/tmp/\x00\xff\u2028\"\\", Seq: 99, Prev: "forged", Hash: "forged"})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := VerifyLog(cfg.Path, nil); err != nil {
+		t.Fatalf("VerifyLog: %v", err)
 	}
 }
