@@ -2,8 +2,11 @@ package notify
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -47,5 +50,50 @@ wait`
 	rest, _ := out.ReadString(0)
 	if strings.Contains(rest, "LEAK") || !strings.Contains(rest, "DENIED") {
 		t.Errorf("after the broker died the grandchild printed %q, want DENIED", rest)
+	}
+}
+
+// TestTeardownKillsLeftovers starts a daemon (new session, double fork)
+// from the agent: when the agent exits, Run kills it.
+func TestTeardownKillsLeftovers(t *testing.T) {
+	s := newSandbox(t)
+	pidFile := filepath.Join(s.project, "daemon.pid")
+	got := s.run(t, "bash", "-c", "setsid bash -c 'echo $$ > daemon.pid; exec sleep 1000' < /dev/null > /dev/null 2>&1 & sleep 0.2; cat daemon.pid")
+	pid, err := strconv.Atoi(strings.TrimSpace(got.stdout))
+	if err != nil {
+		t.Fatalf("daemon pid %q: %v (%s)", got.stdout, err, pidFile)
+	}
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("daemon %d still exists after Run returned (kill -0: %v)", pid, err)
+	}
+}
+
+// TestSignalForwarded sends SIGTERM to a broker process: the agent receives
+// it, and its exit status comes back.
+func TestSignalForwarded(t *testing.T) {
+	s := newSandbox(t)
+	script := `trap 'echo got-term; exit 3' TERM; echo ready; while :; do sleep 0.05; done`
+	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", "bash", "-c", script)
+	cmd.Env = append(os.Environ(), brokerHelperEnv+"="+s.project)
+	stdout, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdout.Close()
+	cmd.Stdout = w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	out := bufio.NewReader(stdout)
+	if line, err := out.ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	rest, _ := out.ReadString(0)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 || !strings.Contains(rest, "got-term") {
+		t.Errorf("broker exit %v, agent printed %q; want the agent's trap to run and status 3", err, rest)
 	}
 }

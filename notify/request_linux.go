@@ -2,6 +2,7 @@ package notify
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -132,7 +133,7 @@ func (r *Request) dirFD(fd int32) (int, error) {
 // procErr maps a failure to open the target's /proc entry to what the
 // target would have seen: a missing fd is EBADF, a dead thread ENOENT.
 func procErr(err error) error {
-	if err == unix.ENOENT {
+	if errors.Is(err, unix.ENOENT) {
 		return unix.EBADF
 	}
 	return err
@@ -251,7 +252,7 @@ func (r *Request) finish() {
 func openRetry(path string, flags int) (int, error) {
 	for {
 		fd, err := unix.Open(path, flags, 0)
-		if err != unix.EINTR {
+		if !errors.Is(err, unix.EINTR) {
 			return fd, err
 		}
 	}

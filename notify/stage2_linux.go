@@ -35,9 +35,7 @@ func MaybeStage2() {
 	unix.CloseOnExec(stage2Fd)
 	sock := os.NewFile(stage2Fd, "stage2")
 	status, err := stage2(sock)
-	if err != nil {
-		report(sock, err)
-	}
+	report(sock, err)
 	os.Exit(status)
 }
 
