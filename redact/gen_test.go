@@ -260,6 +260,9 @@ func genYAMLScalar(g *gen, b *strings.Builder, ind string, anchors []string) {
 	if g.chance(5) {
 		b.WriteString(g.pick(" !!str", " &"+g.key(lower)))
 	}
+	if g.chance(8) { // the value on the next line
+		b.WriteString("\n" + ind)
+	}
 	switch g.intn(12) {
 	case 0:
 		b.WriteString(" '" + strings.ReplaceAll(g.value("\n", false), "'", "''") + "'" + comment + "\n")

@@ -42,6 +42,8 @@ func TestRenderFallsBackToStub(t *testing.T) {
 		{"yaml bad block header", "a.yaml", "a: |x secretvalue\n", ModeKeys},
 		{"yaml text after quote", "a.yaml", "a: \"x\" secretvalue\n", ModeKeys},
 		{"yaml unclosed flow", "a.yaml", "a: [secretvalue\n", ModeKeys},
+		{"yaml value not indented", "a.yaml", "a:\nsecretvalue\n", ModeKeys},
+		{"yaml scalar after value", "a.yaml", "a: 1\n  b: 2\nsecretvalue\n", ModeKeys},
 		{"yaml syntax error", "a.yaml", "a: \"secretvalue\n", ModeKeys},
 		{"toml text after value", "a.toml", "a = \"x\" secretvalue\n", ModeKeys},
 		{"toml unterminated string", "a.toml", "a = \"\"\"secretvalue\n", ModeKeys},

@@ -13,67 +13,82 @@ import "strings"
 // scalar, a complex "?" key, a directive) makes the file unparsable.
 func renderYAML(e *emitter, text string, o opts) error {
 	e.line("# ", o.header)
-	ls := lines(text)
-	for i := 0; i < len(ls); i++ {
-		last, err := yamlLine(e, ls, i)
-		if err != nil {
+	y := &yamlReader{e: e, ls: lines(text), open: -1}
+	for ; y.i < len(y.ls); y.i++ {
+		if err := y.line(); err != nil {
 			return err
 		}
-		i = last
 	}
 	return nil
 }
 
-// yamlLine writes the keys view of line i and of the value starting there,
-// and returns the index of the last line that value spans.
-func yamlLine(e *emitter, ls []string, i int) (int, error) {
-	raw := ls[i]
+// yamlReader walks the lines of a YAML stream; i is the current line.
+type yamlReader struct {
+	e  *emitter
+	ls []string
+	i  int
+	// open is the column of the key or dash whose value has not started yet
+	// ("key:" or "-" with nothing after it), or -1. A scalar line indented
+	// deeper than open is that value.
+	open int
+}
+
+// line writes the keys view of line i and of the value starting there, and
+// moves i to the last line that value spans.
+func (y *yamlReader) line() error {
+	raw := y.ls[y.i]
 	body := strings.TrimLeft(raw, " ")
 	ind := len(raw) - len(body)
 	trimmed := strings.TrimSpace(body)
 	switch {
 	case trimmed == "":
-		e.line()
-		return i, nil
+		y.e.line()
+		return nil
 	case body[0] == '\t':
-		return 0, errFormat // tabs cannot indent YAML
+		return errFormat // tabs cannot indent YAML
 	case trimmed[0] == '#':
-		e.comment(raw[:ind]+"#", trimmed[1:])
-		return i, nil
+		y.e.comment(raw[:ind]+"#", trimmed[1:])
+		return nil
 	case ind == 0 && (isYAMLMarker(trimmed, "---") || isYAMLMarker(trimmed, "...")):
-		e.line(trimmed[:3])
-		return i, nil
+		y.e.line(trimmed[:3])
+		y.open = -1
+		return nil
 	}
+	open := y.open
+	y.open = -1
 	dashes, rest := yamlDashes(body)
 	if strings.HasPrefix(rest, "- ") {
-		return 0, errFormat // nested deeper than maxDepth on one line
+		return errFormat // nested deeper than maxDepth on one line
 	}
 	col := ind + len(body) - len(rest) // column of what follows the dashes
+	dashCol := ind + strings.LastIndexByte(body[:len(body)-len(rest)], '-')
 	rest = stripProperties(rest)
 	if rest == "" || rest[0] == '#' {
 		if dashes == "" {
-			return 0, errFormat // a lone anchor or tag
+			return errFormat // a lone anchor or tag
 		}
-		e.line(raw[:ind], strings.TrimRight(dashes, " "))
-		return i, nil
+		y.e.line(raw[:ind], strings.TrimRight(dashes, " "))
+		y.open = dashCol
+		return nil
 	}
 	key, val, isKey, err := yamlSplitKey(rest)
-	if err != nil {
-		return 0, err
-	}
-	if !isKey {
-		if dashes == "" {
-			return 0, errFormat // a root scalar or a stray line
-		}
-		return yamlScalar(e, ls, i, rest, raw[:ind]+strings.TrimRight(dashes, " "), col-2)
+	switch {
+	case err != nil:
+		return err
+	case !isKey && dashes != "":
+		return y.scalar(rest, raw[:ind]+dashes, dashCol)
+	case !isKey && open >= 0 && ind > open:
+		return y.scalar(rest, raw[:ind], open) // the value of "key:" above
+	case !isKey:
+		return errFormat // a root scalar or a stray line
 	}
 	out := raw[:ind] + dashes + key + ":"
-	val = stripProperties(val)
-	if val == "" || val[0] == '#' {
-		e.line(out) // the value is the block below, or null
-		return i, nil
+	if val = stripProperties(val); val == "" || val[0] == '#' {
+		y.e.line(out) // the value is below, or null
+		y.open = col
+		return nil
 	}
-	return yamlScalar(e, ls, i, val, out, col)
+	return y.scalar(val, out+" ", col)
 }
 
 func isYAMLMarker(l string, m string) bool {
@@ -178,49 +193,45 @@ func quotedEnd(s string) int {
 	return -1
 }
 
-// yamlScalar writes out followed by the redacted value val (which starts on
-// line i) and returns the last line of the value: the line it closes on,
-// then every following line that is blank or indented deeper than col (the
-// column of its key or dash), which in YAML can only continue it.
-func yamlScalar(e *emitter, ls []string, i int, val string, out string, col int) (int, error) {
-	last := i
+// scalar writes prefix and the redacted value val, which starts on line i,
+// and moves i to the last line of the value: the line it closes on, then
+// every following line that is blank or indented deeper than col (the column
+// of its key or dash), which in YAML can only continue it.
+func (y *yamlReader) scalar(val string, prefix string, col int) error {
 	empty := false
 	switch val[0] {
-	case '"', '\'':
-		c := &yamlCursor{ls: ls, i: i, s: val}
-		if err := c.quoted(); err != nil {
-			return 0, err
+	case '"', '\'', '[', '{':
+		c := &yamlCursor{ls: y.ls, i: y.i, s: val}
+		var err error
+		if val[0] == '[' || val[0] == '{' {
+			err = c.flow()
+		} else {
+			err = c.quoted()
+			empty = c.i == y.i && c.k == 2
 		}
-		empty = c.i == i && c.k == 2
-		if err := c.endOfValue(); err != nil {
-			return 0, err
-		}
-		last = c.i
-	case '[', '{':
-		c := &yamlCursor{ls: ls, i: i, s: val}
-		if err := c.flow(); err != nil {
-			return 0, err
+		if err != nil {
+			return err
 		}
 		if err := c.endOfValue(); err != nil {
-			return 0, err
+			return err
 		}
-		last = c.i
+		y.i = c.i
 	case '|', '>':
 		if !isBlockHeader(val) {
-			return 0, errFormat
+			return errFormat
 		}
 	case '@', '`', '%':
-		return 0, errFormat // reserved indicators
+		return errFormat // reserved indicators
 	}
 	if empty {
-		e.line(out, ` ""`)
+		y.e.line(prefix, `""`)
 	} else {
-		e.line(out, ` "`, Marker, `"`)
+		y.e.line(prefix, `"`, Marker, `"`)
 	}
-	for last+1 < len(ls) && deeper(ls[last+1], col) {
-		last++
+	for y.i+1 < len(y.ls) && deeper(y.ls[y.i+1], col) {
+		y.i++
 	}
-	return last, nil
+	return nil
 }
 
 // deeper reports whether line l is blank or indented more than col.

@@ -23,6 +23,8 @@ func TestRenderYAMLConstructs(t *testing.T) {
 		{"quoted keys", "\"a: b\": 1\n'c''d': 2\n", "\"a: b\": \"[redacted]\"\n'c''d': \"[redacted]\"\n"},
 		{"url values", "u: http://h:80/p # c\n", "u: \"[redacted]\"\n"},
 		{"documents and comments", "--- # c\n# s3cret\na: 1\n...\n", "---\n# [redacted]\na: \"[redacted]\"\n...\n"},
+		{"value on the next line", "a:\n  long s3cret\n  more\nb: &x\n  # c\n  's3cret'\nc:\n  -\n    s3cret\n", "a:\n  \"[redacted]\"\nb:\n  # [redacted]\n  \"[redacted]\"\nc:\n  -\n    \"[redacted]\"\n"},
+		{"dash spacing", "-   s3cret\n  more\n-\n - x\n-   \n  s3cret\n", "- \"[redacted]\"\n-\n - \"[redacted]\"\n-\n  \"[redacted]\"\n"},
 		{"kubeconfig", "apiVersion: v1\nusers:\n- name: dev\n  user:\n    token: s3cret\n", "apiVersion: \"[redacted]\"\nusers:\n- name: \"[redacted]\"\n  user:\n    token: \"[redacted]\"\n"},
 	}
 	for _, tt := range tests {
