@@ -26,19 +26,88 @@ func ReadCreds(tid int) (Creds, error) {
 	return ParseStatus(data)
 }
 
-// Runner runs functions with a caller's credentials on a small pool of
-// dedicated OS threads. Each thread is locked for its whole life and has
-// its own fs_struct (unshare(CLONE_FS)), so its umask can be the caller's
-// without touching the rest of the broker; its fsuid, fsgid, groups and
-// effective capabilities are switched with raw per-thread syscalls
-// (setfsuid, setfsgid, setgroups, capset), never with syscall.Setuid and
-// friends, which Go applies to every thread of the process.
+// Thread is the calling goroutine's OS thread, made fit to act as a caller:
+// locked for good and given its own fs_struct (unshare(CLONE_FS)), so that
+// its umask can be the caller's without touching the rest of the broker.
+// Its fsuid, fsgid, groups and effective capabilities are switched per call
+// with raw per-thread syscalls (setfsuid, setfsgid, setgroups, capset),
+// never with syscall.Setuid and friends, which Go applies to every thread
+// of the process.
 //
-// A thread that cannot switch back to the broker's credentials is never
-// reused: its goroutine returns while still locked, the runtime terminates
-// the thread, and a fresh one replaces it.
+// A supervisor worker goroutine can own a Thread and act inline (no
+// hand-off to another thread); Runner is a pool of them for everyone else.
+type Thread struct {
+	base    threadCreds
+	tainted bool
+}
+
+// ErrTainted is returned by Thread.AsCaller when the thread could not
+// return to the broker's credentials: the goroutine must return (without
+// UnlockOSThread) so the runtime terminates the thread.
+var ErrTainted = errors.New("thread could not restore the broker's credentials")
+
+// LockThread locks the calling goroutine to its OS thread for the rest of
+// the goroutine's life and prepares it. Never call runtime.UnlockOSThread
+// afterwards: when the goroutine returns, the runtime ends the thread.
+func LockThread() (*Thread, error) {
+	runtime.LockOSThread()
+	if err := unix.Unshare(unix.CLONE_FS); err != nil {
+		return nil, fmt.Errorf("unshare thread fs_struct: %w", err)
+	}
+	base, err := currentCreds()
+	if err != nil {
+		return nil, err
+	}
+	return &Thread{base: base}, nil
+}
+
+// AsCaller runs fn on this thread with the caller's fsuid, fsgid,
+// supplementary groups, effective capabilities (never more than the
+// broker's own) and umask, and returns fn's error. It must be called from
+// the goroutine that called LockThread. If the broker cannot take on the
+// caller's credentials exactly, fn is not run and the error wraps ErrCreds.
+// If the thread cannot switch back, the error wraps ErrTainted and every
+// later call fails with it.
+func (t *Thread) AsCaller(c Creds, fn func() error) error {
+	if t.tainted {
+		return ErrTainted
+	}
+	unix.Umask(int(c.Umask & 0o777))
+	want := t.want(c)
+	if want.equal(t.base) {
+		return call(fn)
+	}
+	var err error
+	if serr := enter(want); serr != nil {
+		err = fmt.Errorf("switch to caller credentials: %w", errors.Join(ErrCreds, serr))
+	} else {
+		err = call(fn)
+	}
+	if lerr := leave(t.base); lerr != nil {
+		t.tainted = true
+		return errors.Join(err, fmt.Errorf("%w: %w", ErrTainted, lerr))
+	}
+	return err
+}
+
+// want is what the thread must hold for caller c: the caller's ids and
+// groups, and its effective capabilities limited to what the broker is
+// permitted.
+func (t *Thread) want(c Creds) threadCreds {
+	return threadCreds{
+		fsuid:  c.FSUID(),
+		fsgid:  c.FSGID(),
+		groups: sortedUnique(c.Groups),
+		eff:    c.CapEff & t.base.perm,
+		perm:   t.base.perm,
+	}
+}
+
+// Runner runs functions with a caller's credentials on a small pool of
+// Threads. A thread that cannot switch back to the broker's credentials is
+// never reused: its goroutine returns while still locked, the runtime
+// terminates the thread, and a fresh one replaces it.
 type Runner struct {
-	base threadCreds
 	jobs chan job
 	quit chan struct{}
 	once sync.Once
@@ -61,14 +130,10 @@ func (a threadCreds) equal(b threadCreds) bool {
 	return a.fsuid == b.fsuid && a.fsgid == b.fsgid && a.eff == b.eff && slices.Equal(a.groups, b.groups)
 }
 
-// NewRunner starts workers threads (at least one) holding the broker's
-// current credentials as the ones to return to.
+// NewRunner starts workers threads (at least one), each returning to the
+// broker's credentials as they were when it started.
 func NewRunner(workers int) (*Runner, error) {
-	base, err := currentCreds()
-	if err != nil {
-		return nil, err
-	}
-	r := &Runner{base: base, jobs: make(chan job), quit: make(chan struct{})}
+	r := &Runner{jobs: make(chan job), quit: make(chan struct{})}
 	for range max(workers, 1) {
 		if err := r.spawn(); err != nil {
 			r.Close()
@@ -84,12 +149,9 @@ func (r *Runner) Close() {
 	r.once.Do(func() { close(r.quit) })
 }
 
-// AsCaller runs fn on a worker thread that has the caller's fsuid, fsgid,
-// supplementary groups, effective capabilities (never more than the
-// broker's own) and umask, and returns fn's error. fn must do its syscalls
-// on its own goroutine: a goroutine it starts runs with the broker's
-// credentials. If the broker cannot take on the caller's credentials
-// exactly, fn is not run and the error wraps ErrCreds.
+// AsCaller runs fn on a worker Thread as the caller c (see
+// Thread.AsCaller). fn must do its syscalls on its own goroutine: a
+// goroutine it starts runs with the broker's credentials.
 func (r *Runner) AsCaller(c Creds, fn func() error) error {
 	j := job{creds: c, fn: fn, done: make(chan error, 1)}
 	select {
@@ -106,58 +168,24 @@ func (r *Runner) spawn() error {
 	return <-ready
 }
 
-// work is one worker's life. It never calls runtime.UnlockOSThread: the
-// thread's fs_struct and possibly its credentials are not the process's.
+// work is one worker's life on its Thread.
 func (r *Runner) work(ready chan<- error) {
-	runtime.LockOSThread()
-	if err := unix.Unshare(unix.CLONE_FS); err != nil {
-		ready <- fmt.Errorf("unshare worker fs_struct: %w", err)
+	t, err := LockThread()
+	ready <- err
+	if err != nil {
 		return
 	}
-	ready <- nil
 	for {
 		select {
 		case j := <-r.jobs:
-			if !r.run(j) {
+			j.done <- t.AsCaller(j.creds, j.fn)
+			if t.tainted {
 				go r.spawn() //nolint:errcheck // a failed replacement leaves fewer workers, never a wrong one
 				return
 			}
 		case <-r.quit:
 			return
 		}
-	}
-}
-
-// run executes one job and reports whether the thread is back to the
-// broker's credentials and may be reused.
-func (r *Runner) run(j job) bool {
-	unix.Umask(int(j.creds.Umask & 0o777))
-	want := r.want(j.creds)
-	if want.equal(r.base) {
-		j.done <- call(j.fn)
-		return true
-	}
-	if err := enter(want); err != nil {
-		ok := leave(r.base) == nil
-		j.done <- fmt.Errorf("switch to caller credentials: %w", errors.Join(ErrCreds, err))
-		return ok
-	}
-	err := call(j.fn)
-	ok := leave(r.base) == nil
-	j.done <- err
-	return ok
-}
-
-// want is what the worker thread must hold for caller c: the caller's ids
-// and groups, and its effective capabilities limited to what the broker is
-// permitted.
-func (r *Runner) want(c Creds) threadCreds {
-	return threadCreds{
-		fsuid:  c.FSUID(),
-		fsgid:  c.FSGID(),
-		groups: sortedUnique(c.Groups),
-		eff:    c.CapEff & r.base.perm,
-		perm:   r.base.perm,
 	}
 }
 

@@ -184,6 +184,12 @@ func TestAsCallerDropsFileCapabilities(t *testing.T) {
 func TestAsCallerRestores(t *testing.T) {
 	requireRoot(t)
 	r := newRunner(t)
+	runtime.LockOSThread()
+	base, err := currentCreds()
+	runtime.UnlockOSThread()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range 8 {
 		if err := r.AsCaller(nobodyCreds(0o022), func() error { return nil }); err != nil {
 			t.Fatal(err)
@@ -199,8 +205,8 @@ func TestAsCallerRestores(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !got.equal(r.base) {
-			t.Errorf("worker after switches: %+v, want %+v", got, r.base)
+		if !got.equal(base) {
+			t.Errorf("worker after switches: %+v, want %+v", got, base)
 		}
 	}
 }
@@ -261,5 +267,35 @@ func TestAsCallerPanicIsError(t *testing.T) {
 	}
 	if err := r.AsCaller(self(t), func() error { return nil }); err != nil {
 		t.Errorf("runner after a panic: %v", err)
+	}
+}
+
+// TestThreadInline: a goroutine that owns a Thread acts as the caller on
+// its own OS thread, with no hand-off.
+func TestThreadInline(t *testing.T) {
+	requireRoot(t)
+	dir := rootTree(t)
+	type result struct {
+		tid, inTid int
+		err        string
+	}
+	done := make(chan result)
+	go func() { // never unlocked: the thread ends with this goroutine
+		th, err := LockThread()
+		if err != nil {
+			done <- result{err: err.Error()}
+			return
+		}
+		res := result{tid: unix.Gettid()}
+		err = th.AsCaller(nobodyCreds(0o022), func() error {
+			res.inTid = unix.Gettid()
+			return withParent(hostTarget(), -1, filepath.Join(dir, "rootfile"), func(p Parent) error { return Unlink(p, 0) })
+		})
+		res.err = errnoName(err)
+		done <- res
+	}()
+	res := <-done
+	if res.err != "EACCES" || res.tid != res.inTid {
+		t.Errorf("inline unlink as nobody: %s on thread %d (owner %d), want EACCES on the owner", res.err, res.inTid, res.tid)
 	}
 }
