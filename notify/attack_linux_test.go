@@ -10,6 +10,9 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/aixbroker/aixbroker/broker"
+	"github.com/aixbroker/aixbroker/internal/landlock"
 )
 
 var (
@@ -160,5 +163,23 @@ func TestLandlockBackstop(t *testing.T) {
 	}
 	if !strings.Contains(got.stdout, "kill=1") {
 		t.Errorf("stdout %q: signalling the broker was not refused", got.stdout)
+	}
+}
+
+// TestAgentExecDenied denies the agent's own binary: Run reports the
+// refused exec with status 126.
+func TestAgentExecDenied(t *testing.T) {
+	s := newSandbox(t)
+	s.policy.ExecDeny = []string{"/usr/bin/id"}
+	code, err := Run(t.Context(), Config{
+		Argv: []string{"id"}, Env: []string{"PATH=/usr/bin:/bin"}, Dir: s.project,
+		Broker:   broker.New(s.policy, s.events),
+		Landlock: landlock.Roots{Read: []string{"/"}, Exec: []string{"/usr", "/lib", "/lib64"}},
+	})
+	if code != exitExecFailed || err == nil || !strings.Contains(err.Error(), "permission denied") {
+		t.Errorf("Run(id) = %d, %v; want 126 and a permission error", code, err)
+	}
+	if evs := s.events.find("/usr/bin/id"); len(evs) != 1 || evs[0].Decision.Allowed() || evs[0].Syscall != "execve" {
+		t.Errorf("events for /usr/bin/id = %+v, want one denied execve", evs)
 	}
 }

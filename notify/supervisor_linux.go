@@ -3,6 +3,7 @@ package notify
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -209,6 +210,9 @@ func (s *Supervisor) send(r *Request, reply Reply) string {
 // event when the handler failed before deciding.
 func (s *Supervisor) record(r *Request, result string) {
 	latency := s.now().Sub(r.start)
+	if r.tgid == 0 {
+		r.tgid = tgidOf(r.TID()) // after the reply: off the target's path
+	}
 	if len(r.events) == 0 {
 		r.events = append(r.events, broker.Event{Syscall: r.Syscall, PID: r.tgid, TID: r.TID()})
 	}
@@ -220,6 +224,15 @@ func (s *Supervisor) record(r *Request, result string) {
 		}
 		s.broker.Record(ev)
 	}
+}
+
+// tgidOf reads the process id of thread tid (0 if it is gone).
+func tgidOf(tid int) int {
+	data, err := os.ReadFile("/proc/" + itoa(tid) + "/status")
+	if err != nil {
+		return 0
+	}
+	return statusTgid(data)
 }
 
 func errnoOf(err error) syscall.Errno {
