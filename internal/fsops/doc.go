@@ -17,8 +17,10 @@
 //     the operations that act on an inode (truncate, chmod, chown, utimes,
 //     the source of a hard link). [Canonical] reads back the path the kernel
 //     associates with a descriptor; that is what the policy decides on.
-//   - Credentials. [Runner.AsCaller] runs a function on a dedicated OS
-//     thread that has switched, for that thread only, to the caller's fsuid,
+//   - Credentials. [Thread.AsCaller] (inline, on a goroutine that called
+//     [LockThread]) and [Runner.AsCaller] (a pool of such threads) run a
+//     function on an OS thread that has switched, for that thread only, to
+//     the caller's fsuid,
 //     fsgid, supplementary groups, effective capabilities and umask (read by
 //     [ReadCreds] from /proc/<tid>/status), so that the kernel refuses what
 //     it would have refused the caller, with the same errno, even when the
