@@ -20,11 +20,12 @@
 //   - Credentials. [Thread.AsCaller] (inline, on a goroutine that called
 //     [LockThread]) and [Runner.AsCaller] (a pool of such threads) run a
 //     function on an OS thread that has switched, for that thread only, to
-//     the caller's fsuid,
-//     fsgid, supplementary groups, effective capabilities and umask (read by
-//     [ReadCreds] from /proc/<tid>/status), so that the kernel refuses what
-//     it would have refused the caller, with the same errno, even when the
-//     broker runs as root.
+//     the caller's fsuid, fsgid, supplementary groups, effective
+//     capabilities and umask (read by [ReadCreds] from /proc/<tid>/status),
+//     so that the kernel refuses what it would have refused the caller, with
+//     the same errno, even when the broker runs as root. The thread has its
+//     own fs_struct, so the kernel applies the umask itself, or the parent's
+//     default POSIX ACL instead, exactly as for the caller.
 //   - Inodes. [InodeKey] and [DenyInodes] let the broker recognise a denied
 //     file reached through another hard link.
 //
@@ -33,8 +34,10 @@
 // to the kernel as written, so its own errnos (EEXIST, EBUSY, EINVAL,
 // ENOTEMPTY, ENOTDIR, EISDIR) come back unchanged.
 //
-// Magic links (/proc/<pid>/fd/N, cwd, root, exe) are never followed: the
-// kernel answers ELOOP and so does the broker. /proc/self and
+// Magic links (/proc/<pid>/fd/N, cwd, root, exe) are never followed: where
+// the kernel would have followed one, the broker answers ELOOP (callers
+// that recognise the target's own /proc/self/fd/N resolve it from the
+// target's descriptor table instead). /proc/self and
 // /proc/thread-self at the start of an absolute path are rewritten to the
 // target's /proc/<tgid> and /proc/<tgid>/task/<tid>; any other way of
 // reaching the broker's own /proc entries (a symlink to /proc/self, a
