@@ -299,3 +299,35 @@ func TestThreadInline(t *testing.T) {
 		t.Errorf("inline unlink as nobody: %s on thread %d (owner %d), want EACCES on the owner", res.err, res.inTid, res.tid)
 	}
 }
+
+// TestAsCallerDefaultACL: under a directory with a default POSIX ACL the
+// kernel ignores the umask and applies the ACL; the worker thread's own
+// fs_struct lets it do exactly that for the caller.
+func TestAsCallerDefaultACL(t *testing.T) {
+	dir := t.TempDir()
+	// struct posix_acl_xattr_header (version 2) and three entries
+	// {tag, perm, id}: USER_OBJ rwx, GROUP_OBJ rwx, OTHER rwx.
+	acl := []byte{2, 0, 0, 0}
+	for _, tag := range []uint16{0x01, 0x04, 0x20} {
+		acl = append(acl, byte(tag), byte(tag>>8), 7, 0, 0xff, 0xff, 0xff, 0xff)
+	}
+	if err := unix.Setxattr(dir, "system.posix_acl_default", acl, 0); err != nil {
+		t.Skipf("filesystem of %s without POSIX ACLs: %v", dir, err)
+	}
+	r := newRunner(t)
+	c := self(t)
+	c.Umask = 0o077
+	err := r.AsCaller(c, func() error {
+		return withParent(hostTarget(), openDir(t, dir), "d", func(p Parent) error { return Mkdir(p, 0o777) })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(filepath.Join(dir, "d"), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode&0o777 != 0o777 {
+		t.Errorf("mkdir 0777 under a default ACL with umask 077: mode %03o, want 777 (the ACL, not the umask)", st.Mode&0o777)
+	}
+}
