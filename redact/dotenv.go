@@ -63,8 +63,11 @@ func dotenvEntry(e *emitter, ls []string, i int, oneLine bool) (int, error) {
 
 // closeQuote finds the end of the quoted value val that starts on line i. It
 // returns the line the value ends on and whether the value is empty. Only
-// whitespace or a comment may follow the closing quote. Inside double quotes
-// a backslash escapes the next character.
+// whitespace or a comment may follow the closing quote. A backslash escapes
+// the next character in every quote style: dotenv libraries disagree on
+// escapes in single quotes, and reading one where there is none can only
+// make a value longer (its lines are dropped), never end it early and show
+// its next line as a key.
 func closeQuote(ls []string, i int, val string) (int, bool, error) {
 	q := val[0]
 	rest := val[1:]
@@ -78,7 +81,7 @@ func closeQuote(ls []string, i int, val string) (int, bool, error) {
 			switch {
 			case escaped:
 				escaped = false
-			case c == '\\' && q == '"':
+			case c == '\\':
 				escaped = true
 			case c == q:
 				after := strings.TrimLeft(rest[k+1:], " \t")

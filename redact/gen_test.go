@@ -144,9 +144,9 @@ func genDotenv(g *gen) string {
 			r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 			b.WriteString(`"` + r.Replace(g.value("", true)) + `"`)
 		case 2:
-			b.WriteString("'" + g.value("'", true) + "'")
+			b.WriteString("'" + g.value("'\\", true) + "'") // libraries disagree on \ in '' and ``
 		case 3:
-			b.WriteString("`" + g.value("`", true) + "`")
+			b.WriteString("`" + g.value("`\\", true) + "`")
 		}
 		if g.chance(4) {
 			b.WriteString(" # " + g.value("\n", false))

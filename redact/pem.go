@@ -61,8 +61,8 @@ func pemBlock(e *emitter, ls []string, i int, label string) (int, error) {
 			// continuation of a header value
 		case inHeaders && strings.Contains(l, ":"):
 			name, _, _ := strings.Cut(l, ":")
-			if !isWord(name, "-") {
-				return 0, errFormat
+			if !pemHeaders[name] {
+				return 0, errFormat // not a header: free text is not shown as one
 			}
 			e.line(name, ": ", Marker)
 			headers = true
@@ -84,4 +84,16 @@ func pemBoundary(l string, kind string) (string, bool) {
 		return "", false
 	}
 	return label, true
+}
+
+// pemHeaders are the encapsulated header names of RFC 1421 (Proc-Type and
+// DEK-Info in OpenSSL's legacy encrypted keys) and RFC 4716 (SSH public
+// keys).
+var pemHeaders = map[string]bool{
+	"Proc-Type": true, "DEK-Info": true, "Content-Domain": true,
+	"Originator-ID-Asymmetric": true, "Originator-ID-Symmetric": true,
+	"Originator-Certificate": true, "Issuer-Certificate": true,
+	"Recipient-ID-Asymmetric": true, "Recipient-ID-Symmetric": true,
+	"MIC-Info": true, "Key-Info": true, "CRL": true,
+	"Comment": true, "Subject": true,
 }

@@ -27,6 +27,7 @@ func TestRenderFallsBackToStub(t *testing.T) {
 		{"dotenv bare word key", ".env", "sk_live_secretvalue\n", ModeKeys},
 		{"dotenv unterminated quote", ".env", "A=\"secretvalue\nB=2\n", ModeKeys},
 		{"dotenv text after quote", ".env", "A='it''s secretvalue'\n", ModeKeys},
+		{"dotenv escaped single quote", ".env", "A='x\\'\nSECRET_LINE=1'\nB='\n", ModeKeys},
 		{"dotenv export without value", ".env", "export secretvalue\n", ModeKeys},
 		{"dotenv sniffed multi-line", "vars", "A=\"x\nsecretvalue=1\"\n", ModeKeys},
 		{"json trailing data", "a.json", `{"a": "secretvalue"} x`, ModeKeys},
@@ -62,6 +63,7 @@ func TestRenderFallsBackToStub(t *testing.T) {
 		{"pem unterminated", "a.pem", "-----BEGIN KEY-----\nsecretvalue\n", ModeKeys},
 		{"pem mismatched labels", "a.pem", "-----BEGIN KEY-----\nsecretvalue\n-----END CERT-----\n", ModeKeys},
 		{"pem stray END", "a.pem", "-----END KEY-----\nsecretvalue\n", ModeKeys},
+		{"pem unknown header", "a.pem", "-----BEGIN KEY-----\nsecretvalue: x\n\nAAAA\n-----END KEY-----\n", ModeKeys},
 		{"pem odd header", "a.pem", "-----BEGIN KEY-----\nsecret value: x\n\nAAAA\n-----END KEY-----\n", ModeKeys},
 	}
 	want := string(Stub(testRule))
@@ -70,6 +72,27 @@ func TestRenderFallsBackToStub(t *testing.T) {
 			got := string(Render(tt.path, []byte(tt.content), tt.mode, testRule))
 			if got != want {
 				t.Errorf("Render = %q, want the stub", got)
+			}
+		})
+	}
+}
+
+func TestRenderDotenvConstructs(t *testing.T) {
+	const h = "# Values redacted by aixbroker (rule r).\n"
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"escape in single quotes", "A='x\\'\nSECRET_LINE=1'\nB=2\n", "A=[redacted]\nB=[redacted]\n"},
+		{"multi-line double", "A=\"one\nSECRET_LINE=two\"\n", "A=[redacted]\n"},
+		{"spaces and comment", "  export  A = 'v' # c\n\t# \n", "export A=[redacted]\n#\n"},
+		{"crlf", "A=1\r\nB=\r\n", "A=[redacted]\nB=\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(Render(".env", []byte(tt.in), ModeKeys, "r")); got != h+tt.want {
+				t.Errorf("Render =\n%s\nwant\n%s", got, h+tt.want)
 			}
 		})
 	}
