@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,8 +68,9 @@ func (f *follower) read(r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		v, ok := ParseLogLine(sc.Text())
-		if !ok || !f.ours(v.PID) {
+		line := sc.Text()
+		v, ok := ParseLogLine(line)
+		if !ok || !(f.ours(v.PID) || f.tagged(line)) {
 			continue
 		}
 		f.cfg.Broker.Record(v.Event(f.cfg.Engine))
@@ -93,6 +95,13 @@ func (f *follower) ours(pid int) bool {
 		pid = int(kp.Eproc.Ppid)
 	}
 	return false
+}
+
+// tagged reports whether the line carries this session's tag, which the
+// profile attaches to its default deny.
+func (f *follower) tagged(line string) bool {
+	tag := logTag(f.cfg.SessionID)
+	return tag != "" && strings.Contains(line, tag)
 }
 
 // stop lets the follower read for drain more, then ends it.

@@ -133,7 +133,7 @@ var sbplOp = map[string]string{"read": "file-read-data", "write": "file-write-da
 // systemAllowed lists the trees the system allowances open whatever the
 // policy; the property does not apply there (see TestSystemAllowances).
 var systemAllowed = []string{"/usr/lib", "/usr/share", "/System", "/Library/Apple", "/private/var/db/dyld",
-	"/private/var/db/timezone", "/private/etc/localtime", "/dev"}
+	"/private/var/db/timezone", "/private/etc/localtime", "/dev", "/private/var/select", "/private/var/db/xcode_select_link"}
 
 func isSystemAllowed(p string) bool {
 	for _, s := range systemAllowed {

@@ -57,6 +57,9 @@ var systemRules = []systemRule{
 		`(literal "/private/etc/localtime")`,
 	}, reason: "time zone, locale and terminfo data read by libc and curses"},
 	{ops: "file-read*", filters: []string{
+		`(subpath "/private/var/select")`, `(literal "/private/var/db/xcode_select_link")`,
+	}, reason: "the /bin/sh shim reads its shell from /private/var/select; the /usr/bin developer-tool shims (git, make, cc) find their tools through xcode_select_link"},
+	{ops: "file-read*", filters: []string{
 		`(literal "/dev/random")`, `(literal "/dev/urandom")`, `(literal "/dev/zero")`,
 		`(literal "/dev/dtracehelper")`,
 	}, reason: "entropy and zero devices; dyld opens dtracehelper at start"},
