@@ -311,4 +311,3 @@ func genPEM(g *gen) string {
 	}
 	return b.String()
 }
-
