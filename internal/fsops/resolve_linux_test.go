@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -262,4 +263,34 @@ func TestChrootedTarget(t *testing.T) {
 	if err != nil || host.chrooted {
 		t.Errorf("NewTarget(/) = chrooted %v, %v; want the broker's root", host.chrooted, err)
 	}
+}
+
+// FuzzSplitRewrite checks the string handling in front of openat2 on any
+// input: the last component never contains a slash inside, the directory
+// part is never empty, and only /proc/self and /proc/thread-self prefixes
+// are rewritten.
+func FuzzSplitRewrite(f *testing.F) {
+	for _, s := range []string{"a/b", "/", "//proc//self/x", "/proc/thread-self", "a/b/", ".", "", "/proc/selfx"} {
+		f.Add(s)
+	}
+	tg := Target{Root: -1, TGID: 7, TID: 9}
+	f.Fuzz(func(t *testing.T, path string) {
+		if path == "" {
+			return
+		}
+		dir, name := splitLast(path)
+		if dir == "" || name == "" {
+			t.Fatalf("splitLast(%q) = %q, %q: empty part", path, dir, name)
+		}
+		if name != "/" && strings.Contains(strings.TrimRight(name, "/"), "/") {
+			t.Fatalf("splitLast(%q): name %q has a slash inside", path, name)
+		}
+		got := tg.rewriteProc(path)
+		if got != path && !strings.HasPrefix(got, "/proc/7") {
+			t.Fatalf("rewriteProc(%q) = %q", path, got)
+		}
+		if got != path && !strings.Contains(path, "self") {
+			t.Fatalf("rewriteProc(%q) = %q without self", path, got)
+		}
+	})
 }
