@@ -18,10 +18,12 @@
 //
 // # Serving a syscall
 //
-// A [Supervisor] receives notifications on a small elastic pool of
-// goroutines (one receives at a time; it hands the listener to the next
-// before handling its own request, so a handler that blocks, say on a FIFO,
-// never stalls the others). Each notification becomes a [Request] and is
+// A [Supervisor] receives notifications on one goroutine and serves each
+// inline, with no goroutine hand-off on the target's critical path. A
+// request that may block (opening a FIFO or a device) calls
+// [Request.Detach], and a watchdog does the same for any request running
+// longer than 20 ms: the receive role passes to a new goroutine, so one
+// blocked handler never stalls the sandbox. Each notification becomes a [Request] and is
 // passed to the [Handler] registered for its syscall name. The handler
 // returns a [Reply]; the supervisor sends it and then records one
 // broker.Event per decision the handler took (or one bare event if it took

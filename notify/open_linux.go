@@ -239,6 +239,9 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 // reopen opens the inode behind fd again with the caller's flags, as the
 // caller, and injects it.
 func (r *Request) reopen(fd int, flags int) Reply {
+	if mayBlock(fd) {
+		r.Detach()
+	}
 	const drop = unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
 	var nfd int
 	err := r.AsCaller(func() error {
@@ -250,6 +253,20 @@ func (r *Request) reopen(fd int, flags int) Reply {
 		return ErrorOf(err)
 	}
 	return InjectFD(nfd, flags&unix.O_CLOEXEC != 0)
+}
+
+// mayBlock reports whether opening fd's inode can wait on another process:
+// a FIFO without a peer, a terminal or other device.
+func mayBlock(fd int) bool {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return true
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG, unix.S_IFDIR:
+		return false
+	}
+	return true
 }
 
 func isSymlink(fd int) bool {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/aixbroker/aixbroker/internal/fsops"
 )
 
@@ -129,5 +131,18 @@ func TestOpenAfterDroppingPrivileges(t *testing.T) {
 	}
 	if !strings.Contains(got.stdout, "hello project") {
 		t.Errorf("stdout %q, want README readable by nobody", got.stdout)
+	}
+}
+
+// TestFIFODoesNotStall opens a FIFO for reading (the broker's open blocks
+// until a writer comes) while the writer's own open must be served.
+func TestFIFODoesNotStall(t *testing.T) {
+	s := newSandbox(t)
+	if err := unix.Mkfifo(filepath.Join(s.project, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := s.run(t, "bash", "-c", "(sleep 0.2; echo through-fifo > fifo) & cat fifo; wait")
+	if got.code != 0 || !strings.Contains(got.stdout, "through-fifo") {
+		t.Errorf("exit %d, stdout %q, stderr %q", got.code, got.stdout, got.stderr)
 	}
 }

@@ -28,7 +28,14 @@ type Request struct {
 	closers []int
 	creds   *fsops.Creds
 	tgid    int
+	gen     uint64 // receive-role generation of the goroutine serving it
 }
+
+// Detach lets the supervisor receive the next notifications on another
+// goroutine while this request goes on. Call it before an operation that
+// may block for long (opening a FIFO); the watchdog does it anyway after
+// 20 ms.
+func (r *Request) Detach() { r.sup.handOff(r.gen) }
 
 // TID is the id of the calling thread, as the supervisor sees it.
 func (r *Request) TID() int { return int(r.Notif.PID) }

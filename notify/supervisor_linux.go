@@ -16,10 +16,6 @@ import (
 	"github.com/aixbroker/aixbroker/internal/seccomp"
 )
 
-// maxWorkers bounds the goroutines serving notifications at once; each
-// blocked one (a FIFO open) holds an OS thread.
-const maxWorkers = 64
-
 // Supervisor serves the notifications of one sandbox's listener.
 type Supervisor struct {
 	listener int
@@ -32,12 +28,11 @@ type Supervisor struct {
 	numbers      map[uint32]string
 	now          func() time.Time
 
-	recvMu  sync.Mutex // one worker polls and receives at a time
-	stop    int        // eventfd: written to stop the workers
-	done    atomic.Bool
-	idle    atomic.Int32
-	workers atomic.Int32
-	wg      sync.WaitGroup
+	stop      int           // eventfd: written to stop the receiver
+	done      atomic.Bool   // Stop was called
+	gen       atomic.Uint64 // generation of the goroutine holding the receive role
+	busySince atomic.Int64  // when the current request began (unix ns), 0 when idle
+	wg        sync.WaitGroup
 }
 
 // NewSupervisor returns a supervisor for listener (which it does not own)
@@ -71,10 +66,14 @@ func NewSupervisor(listener int, b *broker.Broker) (*Supervisor, error) {
 }
 
 // Start begins serving. Stop (or the death of every sandboxed process)
-// ends it; Wait waits for the workers to return.
-func (s *Supervisor) Start() { s.spawn() }
+// ends it; Wait waits for the goroutines to return.
+func (s *Supervisor) Start() {
+	s.wg.Add(2)
+	go s.receive(0)
+	go s.watchdog()
+}
 
-// Stop asks the workers to return. Requests being handled finish.
+// Stop asks the receiver to return. Requests being handled finish.
 func (s *Supervisor) Stop() {
 	if s.done.CompareAndSwap(false, true) {
 		var one [8]byte
@@ -83,39 +82,67 @@ func (s *Supervisor) Stop() {
 	}
 }
 
-// Wait waits for the workers and releases the supervisor's resources.
+// Wait waits for the goroutines and releases the supervisor's resources.
 func (s *Supervisor) Wait() {
 	s.wg.Wait()
 	s.runner.Close()
 	unix.Close(s.stop)
 }
 
-func (s *Supervisor) spawn() {
-	if s.workers.Add(1) > maxWorkers {
-		s.workers.Add(-1)
-		return
-	}
-	s.idle.Add(1)
-	s.wg.Add(1)
-	go s.work()
-}
-
-func (s *Supervisor) work() {
+// receive holds the receive role of generation gen: it receives a
+// notification and serves it inline, with no goroutine hand-off on the
+// way (each one costs a wake-up on the target's critical path). When a
+// request blocks (a FIFO, a slow filesystem), the role passes to a new
+// goroutine (handOff) and this one returns after its request.
+func (s *Supervisor) receive(gen uint64) {
 	defer s.wg.Done()
-	defer s.workers.Add(-1)
-	for {
-		s.recvMu.Lock()
+	for s.gen.Load() == gen {
 		n, ok := s.next()
-		s.recvMu.Unlock()
 		if !ok {
-			s.idle.Add(-1)
+			s.Stop()
 			return
 		}
-		if s.idle.Add(-1) == 0 {
-			s.spawn() // keep one worker receiving while this one handles
+		s.busySince.Store(s.now().UnixNano())
+		s.serve(n, gen)
+		if s.gen.Load() == gen {
+			s.busySince.Store(0)
 		}
-		s.serve(n)
-		s.idle.Add(1)
+	}
+}
+
+// handOff gives the receive role to a new goroutine if generation gen still
+// holds it.
+func (s *Supervisor) handOff(gen uint64) {
+	if !s.gen.CompareAndSwap(gen, gen+1) {
+		return
+	}
+	s.busySince.Store(0)
+	s.wg.Add(1)
+	go s.receive(gen + 1)
+}
+
+// Hand-off thresholds: a request served longer than stallAfter releases
+// the receive role; the watchdog checks every stallCheck.
+const (
+	stallAfter = 20 * time.Millisecond
+	stallCheck = 10 * time.Millisecond
+)
+
+// watchdog hands the receive role off when a request takes too long, so
+// one blocked handler never stalls the rest of the sandbox.
+func (s *Supervisor) watchdog() {
+	defer s.wg.Done()
+	t := time.NewTicker(stallCheck)
+	defer t.Stop()
+	for range t.C {
+		if s.done.Load() {
+			return
+		}
+		gen := s.gen.Load()
+		since := s.busySince.Load()
+		if since != 0 && s.now().UnixNano()-since > int64(stallAfter) {
+			s.handOff(gen)
+		}
 	}
 }
 
@@ -138,8 +165,9 @@ func (s *Supervisor) next() (seccomp.SeccompNotif, bool) {
 		if fds[0].Revents&unix.POLLIN == 0 {
 			return n, false // POLLHUP: the filter has no users left
 		}
-		// Only the worker holding recvMu receives, and it saw POLLIN: RECV
-		// does not block (a target killed meanwhile makes it ENOENT).
+		// Only the goroutine holding the receive role receives, and it saw
+		// POLLIN: RECV does not block (a target killed meanwhile makes it
+		// ENOENT).
 		if err := seccomp.NotifRecv(s.listener, &n); err != nil {
 			if errors.Is(err, unix.ENOENT) {
 				continue
@@ -152,8 +180,8 @@ func (s *Supervisor) next() (seccomp.SeccompNotif, bool) {
 }
 
 // serve handles one notification and answers it.
-func (s *Supervisor) serve(n seccomp.SeccompNotif) {
-	r := &Request{Notif: n, sup: s, start: s.now()}
+func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64) {
+	r := &Request{Notif: n, sup: s, start: s.now(), gen: gen}
 	r.Syscall = s.numbers[uint32(n.Data.Nr)]
 	h := handlers[r.Syscall]
 	var reply Reply
