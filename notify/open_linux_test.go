@@ -70,7 +70,7 @@ func TestOpenRecordsDecision(t *testing.T) {
 		t.Fatalf("no event for %s", s.secret)
 	}
 	ev := evs[0]
-	if ev.Decision.Allowed() || ev.Result != "ENOENT" || ev.TID == 0 || ev.Syscall != "openat" || ev.Latency <= 0 {
+	if ev.Decision.Allowed() || ev.Result != "ENOENT" || ev.TID == 0 || ev.PID != ev.TID || ev.Syscall != "openat" || ev.Latency <= 0 {
 		t.Errorf("event = %+v, want a denied openat answered ENOENT with tid and latency", ev)
 	}
 }

@@ -254,8 +254,14 @@ func (s *Supervisor) record(r *Request, result string) {
 	}
 }
 
-// tgidOf reads the process id of thread tid (0 if it is gone).
+// tgidOf returns the process id of thread tid (0 if it is gone). A thread
+// that pidfd_open accepts without PIDFD_THREAD leads its group, so its id
+// is the process id (two syscalls); other threads' status is read.
 func tgidOf(tid int) int {
+	if fd, err := unix.PidfdOpen(tid, 0); err == nil {
+		unix.Close(fd)
+		return tid
+	}
 	data, err := os.ReadFile("/proc/" + itoa(tid) + "/status")
 	if err != nil {
 		return 0
