@@ -223,9 +223,12 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 	}
 	for _, op := range ops {
 		d := r.Decide(op, f.Path)
-		if d.Action == policy.Redact && op == policy.OpRead && len(ops) == 1 {
+		if d.Action == policy.Redact {
 			f.Close()
-			return r.injectStub(f.Path, d.Rule, flags)
+			if len(ops) == 1 && op == policy.OpRead {
+				return r.injectStub(f.Path, d.Rule, flags)
+			}
+			return Denied(d, policy.OpWrite) // a redacted file is never changed
 		}
 		if !d.Allowed() {
 			f.Close()

@@ -14,6 +14,7 @@ import (
 	"github.com/aixbroker/aixbroker/broker"
 	"github.com/aixbroker/aixbroker/internal/fsops"
 	"github.com/aixbroker/aixbroker/internal/seccomp"
+	"github.com/aixbroker/aixbroker/policy"
 )
 
 // Supervisor serves the notifications of one sandbox's listener.
@@ -188,11 +189,23 @@ func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64) {
 	if h == nil {
 		reply = Errno(syscall.ENOSYS) // trapped without a handler: a bug; refuse
 	} else {
-		reply = h(r)
+		reply = call(h, r)
 	}
 	result := s.send(r, reply)
 	r.finish()
 	s.record(r, result)
+}
+
+// call runs a handler; a panic (a bug) becomes a refusal instead of taking
+// the supervisor, and with it the whole sandbox, down.
+func call(h Handler, r *Request) (reply Reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.note("", fmt.Sprintf("handler panic: %v", p), policy.Decision{Action: policy.Deny})
+			reply = Errno(syscall.EACCES)
+		}
+	}()
+	return h(r)
 }
 
 // send delivers reply and returns the result for the audit record.
