@@ -86,6 +86,7 @@ func FuzzRender(f *testing.F) {
 		f.Add("unknown", content)
 	}
 	f.Add("a.yaml", []byte("a: &x [*x, *x]\nb: !!binary aGVsbG8=\n? c\n"))
+	f.Add("a.json", []byte(`{"a\"b":[1,{"c":"\\"}],"d":-1.5e+3,"e":[[[]]],"f":{}}`))
 	f.Add("a.toml", []byte("a = [[1,2],[\"]\"]] # c\nb = {c = {d = 1}}\n"))
 	f.Fuzz(func(t *testing.T, name string, content []byte) {
 		out := render(name, content, ModeKeys, "redact:fuzz")

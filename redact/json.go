@@ -2,98 +2,117 @@ package redact
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
 	"strings"
 )
 
 // renderJSON writes the keys view of a JSON document, re-indented with two
-// spaces. Object keys and array lengths are kept; every string, number and
-// boolean becomes the string "[redacted]" (so the output stays valid JSON
-// whatever the original type); null and "" stay as they are. JSON has no
-// comments, so the header is not written.
+// spaces. Object keys (as written, escapes included) and array lengths are
+// kept; every string, number and boolean becomes the string "[redacted]" (so
+// the output stays valid JSON whatever the original type); null and "" stay
+// as they are. JSON has no comments, so the header is not written.
+//
+// The document is validated by encoding/json first; the walk below then only
+// has to find token boundaries.
 func renderJSON(e *emitter, text string, _ opts) error {
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	if err := jsonValue(e, dec, 0); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	if !json.Valid([]byte(text)) {
 		return errFormat
+	}
+	s := &jsonScanner{text: text}
+	if err := s.value(e, 0); err != nil {
+		return err
 	}
 	e.line()
 	return nil
 }
 
-func jsonValue(e *emitter, dec *json.Decoder, depth int) error {
-	tok, err := dec.Token()
-	if err != nil || e.err != nil {
-		return errFormat
+type jsonScanner struct {
+	text string
+	pos  int
+}
+
+func (s *jsonScanner) skipSpace() {
+	for s.pos < len(s.text) && strings.IndexByte(" \t\r\n", s.text[s.pos]) >= 0 {
+		s.pos++
 	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if depth >= maxDepth {
-			return errFormat
-		}
-		if t == '{' {
-			return jsonContainer(e, dec, depth+1, "{", "}", true)
-		}
-		if t == '[' {
-			return jsonContainer(e, dec, depth+1, "[", "]", false)
-		}
-		return errFormat
-	case nil:
-		e.add("null")
-	case string:
-		if t == "" {
+}
+
+// value writes the value at pos, which text's validity guarantees exists.
+func (s *jsonScanner) value(e *emitter, depth int) error {
+	if e.err != nil {
+		return e.err
+	}
+	s.skipSpace()
+	switch s.text[s.pos] {
+	case '{':
+		return s.container(e, depth+1, '}')
+	case '[':
+		return s.container(e, depth+1, ']')
+	case '"':
+		if s.str() == `""` {
 			e.add(`""`)
 			return nil
 		}
-		e.add(`"`, Marker, `"`)
-	default: // json.Number, bool
-		e.add(`"`, Marker, `"`)
+	default: // number, true, false, null
+		start := s.pos
+		for s.pos < len(s.text) && strings.IndexByte(",]} \t\r\n", s.text[s.pos]) < 0 {
+			s.pos++
+		}
+		if s.text[start:s.pos] == "null" {
+			e.add("null")
+			return nil
+		}
 	}
+	e.add(`"`, Marker, `"`)
 	return nil
 }
 
-// jsonContainer writes the members of an object (keyed) or array after its
-// opening delimiter has been read, and consumes the closing one.
-func jsonContainer(e *emitter, dec *json.Decoder, depth int, open, shut string, keyed bool) error {
-	e.add(open)
+// container writes an object or array and moves past its closing byte.
+func (s *jsonScanner) container(e *emitter, depth int, shut byte) error {
+	if depth > maxDepth {
+		return errFormat
+	}
+	e.add(s.text[s.pos : s.pos+1])
+	s.pos++
 	n := 0
-	for dec.More() {
-		if n > 0 {
+	for {
+		s.skipSpace()
+		if s.text[s.pos] == shut {
+			break
+		}
+		if s.text[s.pos] == ',' {
+			s.pos++
 			e.add(",")
+			s.skipSpace()
 		}
 		e.add("\n", indent(depth))
-		if keyed {
-			if err := jsonKey(e, dec); err != nil {
-				return err
-			}
+		if shut == '}' {
+			e.add(s.str(), ": ") // the key, as written
+			s.skipSpace()
+			s.pos++ // ':'
 		}
-		if err := jsonValue(e, dec, depth); err != nil {
+		if err := s.value(e, depth); err != nil {
 			return err
 		}
 		n++
 	}
-	if _, err := dec.Token(); err != nil {
-		return errFormat
-	}
+	s.pos++
 	if n > 0 {
 		e.add("\n", indent(depth-1))
 	}
-	e.add(shut)
+	e.add(string(shut))
 	return nil
 }
 
-func jsonKey(e *emitter, dec *json.Decoder) error {
-	tok, err := dec.Token()
-	key, ok := tok.(string)
-	if err != nil || !ok {
-		return errFormat
+// str moves past the string at pos and returns it with its quotes.
+func (s *jsonScanner) str() string {
+	start := s.pos
+	for s.pos++; s.text[s.pos] != '"'; s.pos++ {
+		if s.text[s.pos] == '\\' {
+			s.pos++
+		}
 	}
-	e.add(quoteJSON(key), ": ")
-	return nil
+	s.pos++
+	return s.text[start:s.pos]
 }
 
 // quoteJSON returns s as a JSON string, without escaping <, > and &. The
