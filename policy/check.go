@@ -45,7 +45,8 @@ var agentWritable = []string{
 //   - warnings: allow_write outside ${PROJECT}, ${TMPDIR}, /tmp, /var/tmp,
 //     /dev and the agents' own configuration and cache directories;
 //     patterns that can never match (a relative pattern with ".."); rules
-//     shadowed by an identical deny; default: allow; a chain that does not
+//     shadowed by an identical deny; redact rules no allow rule reaches
+//     (they never take effect); default: allow; a chain that does not
 //     include the generic profile (a policy file from a cloned repository
 //     can leave out every deny).
 //
@@ -60,6 +61,7 @@ func Check(p *Policy, v Vars) []Finding {
 	for _, r := range e.Rules() {
 		out = append(out, e.checkRule(r, denied)...)
 	}
+	out = append(out, e.unreachableNarrowing()...)
 	if p.DefaultAction() == Allow {
 		out = append(out, Finding{SeverityWarning, "default: allow makes everything not denied visible and writable", p.DefaultSource})
 	}
@@ -93,6 +95,37 @@ func (e *Engine) checkRule(r Rule, denied map[string]Source) []Finding {
 	}
 	if r.List == "allow_write" && !e.expectedWrite(r.Glob) {
 		add(SeverityWarning, "allows writing outside the project, the temporary directories and the agents' own directories")
+	}
+	return out
+}
+
+// unreachableNarrowing warns about redact rules that no allow rule can
+// reach: they narrow nothing, so the path they name stays hidden by the
+// default. A rule reaches when the literal directories of the two globs
+// are nested one in the other (a rule anchored anywhere reaches every
+// rule); that over-approximates, so the warning is never wrong. Rules of
+// the built-in profiles are exempt: there they guard against a file
+// extending the profile that allows more.
+func (e *Engine) unreachableNarrowing() []Finding {
+	if e.policy.DefaultAction() == Allow {
+		return nil
+	}
+	var out []Finding
+	for _, n := range e.rules[:e.allow] {
+		r := e.table[n.rule]
+		if n.rank == rankDeny || strings.HasPrefix(r.Source.File, "builtin:") {
+			continue
+		}
+		reached := false
+		for _, a := range e.rules[e.allow:] {
+			if under(n.m.key, a.m.key) || under(a.m.key, n.m.key) {
+				reached = true
+				break
+			}
+		}
+		if !reached {
+			out = append(out, Finding{SeverityWarning, r.ID() + ": never takes effect: no allow rule reaches it, so what it names stays hidden by default: deny; add an allow_read rule for it to narrow", r.Source})
+		}
 	}
 	return out
 }

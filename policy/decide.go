@@ -25,6 +25,11 @@ import "slices"
 // written, truncated, deleted, renamed or linked. Rename and link decide the
 // source; callers decide the target name with OpCreate, so a denied or
 // redacted file can never be moved or linked into an allowed name.
+//
+// Redact narrows, it never widens: it applies only where the path is
+// readable without it (an allow_write or allow_read rule matches, or the
+// default is allow). Elsewhere the redact rule is ignored and the default
+// decides, so redact '**/.env' does not reveal that ~/other/.env exists.
 func (e *Engine) Decide(op Op, path string) Decision {
 	if !validOp(op) {
 		return e.decision(e.decide(op, path))
@@ -49,6 +54,9 @@ func (e *Engine) decide(op Op, path string) cached {
 	rank, rule := rankNone, e.def
 	if i := e.best(path); i >= 0 {
 		rank, rule = e.rules[i].rank, e.rules[i].rule
+		if rank == rankRedact && !e.reachable(path) {
+			rank, rule = rankNone, e.def // redact narrows an allow; it never widens
+		}
 	}
 	if rank == rankNone && op == OpStat {
 		if t, ok := e.trav[path]; ok {
@@ -149,6 +157,18 @@ type Explanation struct {
 	Path     string
 	Decision Decision
 	Beaten   []Rule // other matching filesystem rules, in precedence order
+
+	unreached bool // no allow rule reaches Path: redact rules do not apply
+}
+
+// Why says why a rule of Beaten did not decide, when precedence alone does
+// not say it: a redact rule that matched a path no allow rule reaches.
+// It returns "" otherwise.
+func (x Explanation) Why(r Rule) string {
+	if x.unreached && r.List == "redact" {
+		return "not applied: redact only narrows what an allow rule grants, and no allow rule reaches this path"
+	}
+	return ""
 }
 
 // Explain decides like Decide (without the cache) and also returns every
@@ -158,6 +178,7 @@ func (e *Engine) Explain(op Op, path string) Explanation {
 	if !isCanonical(path) {
 		return x
 	}
+	x.unreached = !e.reachable(path)
 	for _, i := range e.matches(path) {
 		r := e.table[e.rules[i].rule]
 		if r.List == x.Decision.Rule.List && r.Pattern == x.Decision.Rule.Pattern && r.Source == x.Decision.Rule.Source {

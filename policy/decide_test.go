@@ -11,7 +11,7 @@ import (
 // checked for every operation.
 const opPolicy = `profile: ops
 filesystem:
-  allow_read: [/r/**]
+  allow_read: [/r/**, /x/**] # redact narrows what an allow grants
   allow_write: [/w/**]
   redact: [/x/**]
   deny: [/d/**, {path: /e/**, errno: EACCES}]

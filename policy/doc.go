@@ -41,7 +41,8 @@
 // # Precedence
 //
 // deny > redact > allow_write > allow_read > default. See Engine.Decide for
-// what each list means for each operation.
+// what each list means for each operation. Redact narrows, it never widens:
+// it applies only where an allow rule (or default: allow) already reaches.
 //
 // # Cost of a decision
 //

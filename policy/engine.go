@@ -38,6 +38,7 @@ type Engine struct {
 	rules  []compiled       // filesystem rules in precedence order
 	index  ruleIndex        // which rules can match a path
 	trav   map[string]int32 // directory → traverse rule (table index)
+	allow  int              // index in rules of the first allow_write or allow_read rule
 	def    int32            // the default rule
 	bad    int32            // the rule for a path that is not canonical
 	exec   execRules        // exec: section
@@ -62,6 +63,13 @@ func Compile(p *Policy, v Vars) (*Engine, error) {
 			if err := e.addFS(r); err != nil {
 				errs = append(errs, err)
 			}
+		}
+	}
+	e.allow = len(e.rules)
+	for i, c := range e.rules {
+		if c.rank >= rankWrite {
+			e.allow = i
+			break
 		}
 	}
 	e.exec = compileExec(p.Exec)
@@ -134,14 +142,25 @@ func (e *Engine) addTraverse(c compiled) {
 
 // best returns the index (in e.rules) of the highest-precedence rule
 // matching p, or -1.
-func (e *Engine) best(p string) int {
+func (e *Engine) best(p string) int { return e.first(p, 0) }
+
+// reachable reports whether p is readable before the narrowing lists
+// (redact) apply: an allow_write or allow_read rule matches it, or the
+// default is allow.
+func (e *Engine) reachable(p string) bool {
+	return e.policy.DefaultAction() == Allow || e.first(p, e.allow) >= 0
+}
+
+// first returns the index (in e.rules) of the first rule at or after from
+// matching p, or -1.
+func (e *Engine) first(p string, from int) int {
 	best := len(e.rules)
 	e.index.visit(p, func(bucket []int) {
 		for _, i := range bucket {
 			if i >= best {
 				break
 			}
-			if e.rules[i].m.match(p) {
+			if i >= from && e.rules[i].m.match(p) {
 				best = i
 				break
 			}

@@ -93,8 +93,16 @@ type explainResult struct {
 	Errno        policy.Errno  `json:"errno,omitempty"`
 	Meaning      string        `json:"meaning"` // what the agent sees, in words
 	Rule         policy.Rule   `json:"rule"`
-	Beaten       []policy.Rule `json:"beaten"`
+	Beaten       []beatenRule  `json:"beaten"`
 	Policy       string        `json:"policy"` // how the policy was chosen
+}
+
+// beatenRule is a matching rule that did not decide, and why when
+// precedence alone does not say it (a redact or read_only rule that no
+// allow rule reaches).
+type beatenRule struct {
+	policy.Rule
+	Why string `json:"why,omitempty"`
 }
 
 func runExplain(cmd *cobra.Command, f policyFlags, op policy.Op, given string) error {
@@ -122,10 +130,10 @@ func runExplain(cmd *cobra.Command, f policyFlags, op policy.Op, given string) e
 	res := explainResult{
 		Op: op, Path: path, Given: given, ResolvedFrom: from,
 		Decision: d.Action, Errno: d.Errno, Meaning: meaning(op, d),
-		Rule: d.Rule, Beaten: x.Beaten, Policy: p.Origin,
+		Rule: d.Rule, Beaten: []beatenRule{}, Policy: p.Origin,
 	}
-	if res.Beaten == nil {
-		res.Beaten = []policy.Rule{}
+	for _, r := range x.Beaten {
+		res.Beaten = append(res.Beaten, beatenRule{Rule: r, Why: x.Why(r)})
 	}
 	if f.JSON {
 		return printJSON(cmd, res)
@@ -194,7 +202,10 @@ func printExplain(w io.Writer, r explainResult) error {
 		if i > 0 {
 			label = "        "
 		}
-		fmt.Fprintf(&b, "%s%s\n", label, describeRule(rule))
+		fmt.Fprintf(&b, "%s%s\n", label, describeRule(rule.Rule))
+		if rule.Why != "" {
+			fmt.Fprintf(&b, "          %s\n", rule.Why)
+		}
 	}
 	fmt.Fprintf(&b, "policy: %s\n", r.Policy)
 	return writeText(w, b.String())

@@ -161,6 +161,9 @@ func TestPolicyExplain(t *testing.T) {
 		{"symlink resolved", []string{"innocent"}, []string{home + "/.ssh/id_rsa: deny ENOENT", "(resolved from " + dir + "/innocent"}},
 		{"dot dot cleaned", []string{dir + "/sub/../main.go"}, []string{"read " + dir + "/main.go: allow"}},
 		{"exec list", []string{"--op", "exec", "/usr/bin/sudo"}, []string{"exec /usr/bin/sudo: deny EACCES", "exec.deny sudo at " + builtinLine(t, "generic", "- sudo")}},
+		{"redact outside every allow", []string{"/srv/other/.env"}, []string{
+			"read /srv/other/.env: deny ENOENT", "default: deny (no rule matched)",
+			"beats:  redact **/.env", "not applied: redact only narrows what an allow rule grants"}},
 		{"outside everything", []string{"/srv/x"}, []string{"read /srv/x: deny ENOENT", "default: deny (no rule matched)"}},
 		{"env stripped", []string{"--env", "GITHUB_TOKEN"}, []string{"env GITHUB_TOKEN: strip", "env.strip *_TOKEN at " + builtinLine(t, "generic", "'*_TOKEN'")}},
 		{"env passed", []string{"--env", "PATH"}, []string{"env PATH: pass", "env.pass_through PATH"}},
