@@ -58,3 +58,10 @@ compat-claude: build
 build-darwin:
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/aixbroker-darwin-arm64 ./cmd/aixbroker
 	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/aixbroker-darwin-amd64 ./cmd/aixbroker
+
+.PHONY: fuzz-macos
+fuzz-macos:
+	$(GO) test -run '^$$' -fuzz FuzzTranslateGlob -fuzztime 60s ./sbpl/
+	$(GO) test -run '^$$' -fuzz FuzzProperty -fuzztime 60s ./sbpl/
+	$(GO) test -run '^$$' -fuzz FuzzEvaluator -fuzztime 30s ./sbpl/
+	$(GO) test -run '^$$' -fuzz FuzzParseLogLine -fuzztime 30s ./macos/
