@@ -222,7 +222,7 @@ func (g *gen) fsList(title string, rules []policy.Rule, action, ops string, fold
 			g.errs = append(g.errs, fmt.Errorf("%s (%s): %w", r.ID(), r.Source, err))
 			continue
 		}
-		g.line([]string{r.ID() + " (" + r.Source.String() + ")"}, "("+action+" "+ops+" "+joinFilters(fs)+")")
+		g.line([]string{r.ID()}, "("+action+" "+ops+" "+joinFilters(fs)+")")
 	}
 }
 
