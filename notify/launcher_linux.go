@@ -65,8 +65,12 @@ func Run(ctx context.Context, cfg Config) (int, error) {
 // startStage2 re-executes this binary as stage 2 with an empty environment.
 func startStage2(sock *os.File, cfg Config) (*os.Process, error) {
 	attr := &os.ProcAttr{
-		Dir:   cfg.Dir,
-		Env:   []string{},
+		Dir: cfg.Dir,
+		// Stage 2 runs with its own environment (the agent's is sent over
+		// the socket). No asynchronous preemption: a signal to the thread
+		// waiting in the trapped execve makes the kernel restart it, and
+		// the broker decide (and record) the exec again.
+		Env:   []string{"GODEBUG=asyncpreemptoff=1"},
 		Files: []*os.File{orStd(cfg.Stdin, os.Stdin), orStd(cfg.Stdout, os.Stdout), orStd(cfg.Stderr, os.Stderr), sock},
 		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
 	}

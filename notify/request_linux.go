@@ -224,7 +224,7 @@ func (r *Request) AsCallerCreate(fn func() error) error {
 	if err := r.Valid(); err != nil {
 		return err
 	}
-	return r.sup.runner.AsCaller(c, fn)
+	return r.sup.asCaller(c, fn)
 }
 
 // Decide asks the broker about op on a canonical path and keeps the

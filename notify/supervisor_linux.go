@@ -19,9 +19,11 @@ import (
 
 // Supervisor serves the notifications of one sandbox's listener.
 type Supervisor struct {
-	listener int
-	broker   *broker.Broker
-	runner   *fsops.Runner
+	listener   int
+	broker     *broker.Broker
+	runner     *fsops.Runner // started on first use (asCaller), off the startup path
+	runnerErr  error
+	runnerOnce sync.Once
 	// credsChanged is set, before the change takes effect, when a
 	// sandboxed thread calls a set*id, setgroups or capset syscall.
 	credsChanged atomic.Bool
@@ -45,13 +47,8 @@ func NewSupervisor(listener int, b *broker.Broker) (*Supervisor, error) {
 	if err := seccomp.SetFlags(listener, unix.SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP); err != nil {
 		return nil, err
 	}
-	runner, err := fsops.NewRunner(2)
-	if err != nil {
-		return nil, fmt.Errorf("start caller-credential threads: %w", err)
-	}
 	stop, err := unix.Eventfd(0, unix.EFD_CLOEXEC)
 	if err != nil {
-		runner.Close()
 		return nil, fmt.Errorf("create eventfd: %w", err)
 	}
 	numbers := make(map[uint32]string, len(handlers))
@@ -61,7 +58,7 @@ func NewSupervisor(listener int, b *broker.Broker) (*Supervisor, error) {
 		}
 	}
 	return &Supervisor{
-		listener: listener, broker: b, runner: runner,
+		listener: listener, broker: b,
 		numbers: numbers, now: time.Now, stop: stop,
 	}, nil
 }
@@ -86,7 +83,9 @@ func (s *Supervisor) Stop() {
 // Wait waits for the goroutines and releases the supervisor's resources.
 func (s *Supervisor) Wait() {
 	s.wg.Wait()
-	s.runner.Close()
+	if s.runner != nil {
+		s.runner.Close()
+	}
 	unix.Close(s.stop)
 }
 
@@ -194,6 +193,18 @@ func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64) {
 	result := s.send(r, reply)
 	r.finish()
 	s.record(r, result)
+}
+
+// asCaller runs fn on a thread holding creds, starting the threads on first
+// use: most sessions never need them (see Request.AsCaller).
+func (s *Supervisor) asCaller(c fsops.Creds, fn func() error) error {
+	s.runnerOnce.Do(func() {
+		s.runner, s.runnerErr = fsops.NewRunner(2)
+	})
+	if s.runnerErr != nil {
+		return fmt.Errorf("start caller-credential threads: %w", s.runnerErr)
+	}
+	return s.runner.AsCaller(c, fn)
 }
 
 // call runs a handler; a panic (a bug) becomes a refusal instead of taking
