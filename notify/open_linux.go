@@ -68,6 +68,14 @@ func handleOpen(r *Request) Reply {
 	if fd, ok := ownFD(o.path); ok {
 		return r.reopenOwn(fd, o.flags)
 	}
+	if o.path == "/proc/self/exe" || o.path == "/proc/thread-self/exe" {
+		// Single-file executables (Bun, Deno, Node SEA) read themselves.
+		f, err := r.ownExe()
+		if err != nil {
+			return ErrorOf(err)
+		}
+		return r.openExisting(f, o.flags&^unix.O_CREAT)
+	}
 	if o.flags&unix.O_CREAT != 0 {
 		return r.openCreate(o)
 	}

@@ -41,6 +41,8 @@ func TestOpenMilestones(t *testing.T) {
 		{name: "exclusive create exists", argv: []string{"/usr/bin/python3", "-c", "import os; os.open('README', os.O_CREAT|os.O_EXCL|os.O_WRONLY)"}, wantCode: 1, wantErr: "FileExistsError"},
 		{name: "umask honoured", argv: []string{"bash", "-c", "umask 077; echo x > um; stat -c %a um"}, wantOut: "600"},
 		{name: "listing project", argv: []string{"ls", "-a"}, wantOut: "README"},
+		{name: "own executable", argv: []string{"/usr/bin/python3", "-c", "print(len(open('/proc/self/exe','rb').read(4)))"}, wantOut: "4"},
+		{name: "own fd listing", argv: []string{"/usr/bin/python3", "-c", "import os; print(sorted(int(x) for x in os.listdir('/proc/self/fd'))[:3])"}, wantOut: "[0, 1, 2]"},
 		{name: "tmpfile fallback", argv: []string{"/usr/bin/python3", "-c", "import tempfile; f=tempfile.TemporaryFile(dir='.'); f.write(b'ok'); f.seek(0); print(f.read())"}, wantOut: "ok"},
 	}
 	for _, tt := range tests {
