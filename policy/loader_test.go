@@ -151,7 +151,9 @@ func TestResolve(t *testing.T) {
 		wantOrigin string
 	}{
 		{"policy flag wins", ResolveOptions{PolicyFile: explicit, ProjectDir: withFile, ProfileName: "codex", AgentCommand: "claude"}, "explicit", "policy file " + explicit + " (--policy)"},
-		{"project file", ResolveOptions{ProjectDir: withFile, ProfileName: "codex", AgentCommand: "claude"}, "proj", "project file " + filepath.Join(withFile, ".aixgate.yaml")},
+		{"project file over --profile", ResolveOptions{ProjectDir: withFile, ProfileName: "codex", AgentCommand: "claude"}, "proj", "project file " + filepath.Join(withFile, ".aixgate.yaml") + " over profile codex (--profile)"},
+		{"project file over the agent's profile", ResolveOptions{ProjectDir: withFile, AgentCommand: "claude"}, "proj", "project file " + filepath.Join(withFile, ".aixgate.yaml") + " over profile claude-code (from command claude)"},
+		{"project file over generic", ResolveOptions{ProjectDir: withFile, AgentCommand: "bash"}, "proj", "project file " + filepath.Join(withFile, ".aixgate.yaml") + " over profile generic (default)"},
 		{"parents are not searched", ResolveOptions{ProjectDir: filepath.Join(withFile, "sub"), AgentCommand: "claude"}, "claude-code", "profile claude-code (from command claude)"},
 		{"profile flag", ResolveOptions{ProjectDir: plain, ProfileName: "codex", AgentCommand: "claude"}, "codex", "profile codex (--profile)"},
 		{"user profile", ResolveOptions{ProjectDir: plain, ProfileName: "mine", ConfigDir: config}, "mine", "profile mine (--profile)"},
@@ -174,6 +176,76 @@ func TestResolve(t *testing.T) {
 		if _, err := Resolve(opts); err == nil {
 			t.Errorf("Resolve(%+v) succeeded, want an error", opts)
 		}
+	}
+}
+
+// TestResolveProjectFileOverBase: a project's .aixgate.yaml comes with the
+// code and is not fully trusted. It is merged over a base profile, so it
+// cannot drop a deny of the base, and it cannot set default: allow.
+func TestResolveProjectFileOverBase(t *testing.T) {
+	tests := []struct {
+		name      string
+		file      string
+		opts      ResolveOptions
+		wantChain []string // after the project file
+		wantDeny  string   // a path Decide(read) must deny
+		wantAllow string   // a path Decide(write) must allow
+		wantErr   string
+	}{
+		{"no extends still gets generic", "profile: evil\nfilesystem:\n  allow_read: ['~/**']\n",
+			ResolveOptions{AgentCommand: "bash"}, []string{"builtin:generic"}, "/home/u/.ssh/id_rsa", "/home/u/proj/x", ""},
+		{"extends generic, run with claude: claude-code rules apply", "profile: p\nextends: generic\n",
+			ResolveOptions{AgentCommand: "claude"}, []string{"builtin:generic", "builtin:claude-code", "builtin:generic"}, "/home/u/.aws/credentials", "/home/u/.claude/settings.local.json", ""},
+		{"chain already holds the base: applied once", "profile: p\nextends: claude-code\n",
+			ResolveOptions{AgentCommand: "claude"}, []string{"builtin:claude-code", "builtin:generic"}, "/home/u/.ssh/id_rsa", "/home/u/.claude/todos/x", ""},
+		{"--profile is the base", "profile: p\n", ResolveOptions{ProfileName: "codex", AgentCommand: "claude"},
+			[]string{"builtin:codex", "builtin:generic"}, "/home/u/.ssh/id_rsa", "/home/u/.codex/sessions/x", ""},
+		{"default: allow is refused", "profile: p\ndefault: allow\n", ResolveOptions{AgentCommand: "claude"},
+			nil, "", "", ".aixgate.yaml:2:10: a project file cannot set default: allow; pass --policy FILE to use it deliberately"},
+		{"default: allow from an extended file too", "profile: p\nextends: ./more.yaml\n", ResolveOptions{},
+			nil, "", "", "more.yaml:2:10: a project file cannot set default: allow"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{".aixgate.yaml": tt.file, "more.yaml": "profile: more\ndefault: allow\n"})
+			tt.opts.ProjectDir = dir
+			p, err := Resolve(tt.opts)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Resolve error = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.Chain[1:]; !slices.Equal(got, tt.wantChain) {
+				t.Errorf("chain = %q, want the project file then %q", p.Chain, tt.wantChain)
+			}
+			e, err := Compile(p, testVars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := e.Decide(OpRead, tt.wantDeny); d.Action != Deny {
+				t.Errorf("read %s = %s by %s, want deny", tt.wantDeny, d.Action, d.Rule.ID())
+			}
+			if d := e.Decide(OpWrite, tt.wantAllow); d.Action != Allow {
+				t.Errorf("write %s = %s by %s, want allow", tt.wantAllow, d.Action, d.Rule.ID())
+			}
+		})
+	}
+}
+
+// TestResolvePolicyFlagIsTrusted: --policy is the user's choice: no base is
+// merged and default: allow is accepted.
+func TestResolvePolicyFlagIsTrusted(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"mine.yaml": "profile: mine\ndefault: allow\n"})
+	p, err := Resolve(ResolveOptions{PolicyFile: filepath.Join(dir, "mine.yaml"), ProjectDir: dir, AgentCommand: "claude"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Chain) != 1 || p.DefaultAction() != Allow {
+		t.Errorf("Resolve(--policy) chain %q default %s, want the file alone with default allow", p.Chain, p.DefaultAction())
 	}
 }
 

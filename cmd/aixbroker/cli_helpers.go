@@ -68,17 +68,18 @@ type policyFlags struct {
 // addPolicyFlags registers --policy, --profile, --project and --json.
 func addPolicyFlags(cmd *cobra.Command, f *policyFlags) {
 	cmd.Flags().StringVar(&f.Policy, "policy", "", "use this policy `file` instead of .aixgate.yaml or a profile")
-	cmd.Flags().StringVar(&f.Profile, "profile", "", "use the profile `name` (see `aixbroker profile list`) when the project has no .aixgate.yaml")
+	cmd.Flags().StringVar(&f.Profile, "profile", "", "use the profile `name` (see `aixbroker profile list`); a project's .aixgate.yaml is merged over it")
 	cmd.Flags().StringVar(&f.Project, "project", "", "project `dir`ectory: ${PROJECT}, and where .aixgate.yaml is looked for (default: the current directory)")
 	cmd.Flags().BoolVar(&f.JSON, "json", false, "print as JSON, for scripts")
 }
 
 // loadEngine finds the policy a session in f.Project would run under,
 // merges its extends chain and compiles it with the host's variables. The
-// policy comes from, first match wins: --policy, the project's .aixgate.yaml,
-// --profile, the built-in profile of f.Agent (claude → claude-code), the
-// generic profile (see policy.Resolve). The returned Policy's Origin says
-// which. A broken policy gives an error naming file:line:col and what to do.
+// policy comes from, first match wins: --policy, the project's .aixgate.yaml
+// (merged over the profile the next steps choose), --profile, the built-in
+// profile of f.Agent (claude → claude-code), the generic profile (see
+// policy.Resolve). The returned Policy's Origin says which. A broken policy
+// gives an error naming file:line:col and what to do.
 func loadEngine(f policyFlags) (*policy.Engine, *policy.Policy, error) {
 	project, err := projectDir(f.Project)
 	if err != nil {
@@ -143,14 +144,14 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// noteIgnoredProfile tells on stderr when --profile loses to the project's
-// .aixgate.yaml, which policy resolution puts first.
-func noteIgnoredProfile(cmd *cobra.Command, f policyFlags, project string) {
-	path := filepath.Join(project, policy.ProjectFileName)
-	if f.Profile == "" || f.Policy != "" || !fileExists(path) {
+// noteIgnoredProfile tells on stderr when --profile is not used: only
+// --policy, which is used as written, leaves it out. (A project's
+// .aixgate.yaml no longer wins over --profile: it is merged over it.)
+func noteIgnoredProfile(cmd *cobra.Command, f policyFlags, _ string) {
+	if f.Profile == "" || f.Policy == "" {
 		return
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "note: --profile %s is not used: %s takes precedence (pass --policy FILE, or run from another directory)\n", f.Profile, path)
+	fmt.Fprintf(cmd.ErrOrStderr(), "note: --profile %s is not used: --policy %s is used as written\n", f.Profile, f.Policy)
 }
 
 // configDir is $AIXGATE_CONFIG_DIR, or ~/.aixgate when it is unset. User

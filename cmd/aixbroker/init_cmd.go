@@ -135,14 +135,15 @@ and Cargo.toml, and lets the agent use the matching caches (~/go/pkg/mod,
 extends the built-in profile "generic" (or the profile given with --extends),
 keeps .env files redacted, and carries a commented tests: section to turn on.
 
-When the project has a .aixgate.yaml, "aixbroker exec" uses it instead of the
-agent's built-in profile. An agent that keeps its state in your home directory
-(Claude Code in ~/.claude, Codex in ~/.codex) needs its profile's rules: pass
---extends claude-code (see "aixbroker profile list").
+"aixbroker exec -- claude" merges the project's .aixgate.yaml over the
+agent's built-in profile (claude-code, codex, ...), so the starter need not
+name the agent: it extends generic, and Claude Code keeps its ~/.claude.
+The file comes with the code, so it cannot drop a rule of that profile, nor
+set default: allow.
 
 An existing .aixgate.yaml is never overwritten unless you pass --force.`,
 		Example: `  aixbroker init                          # in the project root
-  aixbroker init --extends claude-code    # for a project worked on with Claude Code
+  aixbroker init --extends my-team        # build on a profile of ~/.aixgate/profiles
   aixbroker init --project ~/src/api      # somewhere else
   aixbroker init --force                  # replace an existing .aixgate.yaml
   aixbroker policy check                  # then check what init wrote`,
@@ -273,12 +274,8 @@ func printInit(cmd *cobra.Command, res initResult) error {
 	if len(res.Kinds) > 0 {
 		kinds = "detected " + strings.Join(res.Kinds, ", ")
 	}
-	hint := ""
-	if res.Extends == policy.GenericProfile {
-		hint = `
-     exec uses this file instead of the agent's own profile: for Claude Code,
-     Codex and the like, rerun with --force --extends claude-code (or codex, ...)`
-	}
+	hint := `
+     exec merges it over the agent's own profile (claude-code for claude, ...)`
 	verb := "wrote"
 	if res.Overwritten {
 		verb = "overwrote"

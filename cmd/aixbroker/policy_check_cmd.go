@@ -24,11 +24,15 @@ func newPolicyCheckCmd() *cobra.Command {
             or an entry of its tests: list fails;
   warnings  writes allowed outside the project, the temporary directories and
             the agents' own directories; patterns that can never match; rules
-            an identical deny makes useless; default: allow.
+            an identical deny makes useless; redact rules no allow rule
+            reaches; default: allow; a --policy file that does not extend
+            generic.
 
 Errors come first. check exits 1 when there is any error, so it can guard a
 CI job. With no FILE it checks the policy "aixbroker exec" would use here:
-the project's .aixgate.yaml, else --profile NAME, else the generic profile.`,
+the project's .aixgate.yaml merged over --profile NAME (else generic), else
+--profile NAME, else the generic profile. A project file may not set
+default: allow (an error: run it deliberately with --policy FILE).`,
 		Example: `  aixbroker policy check                    # the policy exec would use here
   aixbroker policy check team-policy.yaml   # a given file
   aixbroker policy check --profile codex    # a built-in profile
@@ -134,6 +138,8 @@ func describeUnresolved(f policyFlags, project string) string {
 	switch {
 	case f.Policy != "":
 		return "policy file " + f.Policy
+	case fileExists(path) && f.Profile != "":
+		return "project file " + path + " over profile " + f.Profile
 	case fileExists(path):
 		return "project file " + path
 	case f.Profile != "":

@@ -21,8 +21,10 @@ func newPolicyCmd() *cobra.Command {
 what the policy decides for one path or environment variable, and why.
 
 Both use the policy that "aixbroker exec" would use here, first match wins:
---policy FILE, the project's .aixgate.yaml, --profile NAME, the generic
-profile. The reference is docs/policy.md.`,
+--policy FILE (used as written), the project's .aixgate.yaml (merged over
+--profile NAME, else generic), --profile NAME, the generic profile. exec
+merges a project file over the agent's profile: pass --profile claude-code
+to see what "exec -- claude" decides. The reference is docs/policy.md.`,
 		Example: `  aixbroker policy check
   aixbroker policy explain ~/.ssh/id_rsa
   aixbroker policy explain --op write ../other-repo/main.go`,

@@ -72,6 +72,7 @@ func TestPolicyCheck(t *testing.T) {
 	broken := canonicalProject(t, map[string]string{".aixgate.yaml": "profile: broken\nfilesystem:\n  allow_read:\n    - ${PROJCT}/**\n"})
 	unsafe := canonicalProject(t, map[string]string{"p.yaml": "profile: wide\nextends: generic\nfilesystem:\n  allow_read: ['~/**']\n  allow_write: ['/srv/data/**']\n"})
 	failing := canonicalProject(t, map[string]string{".aixgate.yaml": "profile: f\nextends: generic\ntests:\n  - {path: ~/.ssh/id_rsa, want: allow}\n"})
+	open := canonicalProject(t, map[string]string{".aixgate.yaml": "profile: o\ndefault: allow\nextends: generic\n"})
 	tests := []struct {
 		name     string
 		args     []string
@@ -85,6 +86,9 @@ func TestPolicyCheck(t *testing.T) {
 		{"builtin profile", []string{"--profile", "claude-code", "--project", t.TempDir()}, 0, []string{"profile claude-code (--profile)", "0 errors"}},
 		{"no policy anywhere: generic", []string{"--project", t.TempDir()}, 0, []string{"profile generic (default)", "0 errors"}},
 		{"missing file", []string{filepath.Join(good, "nope.yaml")}, 1, []string{"nope.yaml", "1 errors"}},
+		{"project file over --profile", []string{"--project", good, "--profile", "codex"}, 0, []string{"project file " + good + "/.aixgate.yaml over profile codex (--profile)", "0 errors"}},
+		{"project file cannot set default allow", []string{"--project", open}, 1, []string{open + "/.aixgate.yaml:2:10: error: a project file cannot set default: allow; pass --policy FILE"}},
+		{"--policy may set default allow", []string{filepath.Join(open, ".aixgate.yaml"), "--project", open}, 0, []string{"warning: default: allow"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -178,6 +182,28 @@ func TestPolicyExplain(t *testing.T) {
 			}
 			assertInOrder(t, out, tt.want)
 		})
+	}
+}
+
+// TestExplainProjectFileOverAgentProfile: a project file that extends
+// generic still gets the agent's profile underneath (Claude Code can write
+// ~/.claude), and cannot drop its denies.
+func TestExplainProjectFileOverAgentProfile(t *testing.T) {
+	home := fakeHome(t)
+	dir := canonicalProject(t, map[string]string{".aixgate.yaml": "profile: p\nfilesystem:\n  allow_read: ['~/.ssh/**']\n"})
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--op", "write", "--profile", "claude-code", home + "/.claude/settings.local.json"}, []string{": allow", "allow_write ~/.claude/**", "over profile claude-code (--profile)"}},
+		{[]string{home + "/.ssh/id_rsa"}, []string{": deny ENOENT", "deny ~/.ssh/id_*", "over profile generic (default)"}},
+	}
+	for _, tt := range tests {
+		out, _, err := runCLI(t, append([]string{"policy", "explain", "--project", dir}, tt.args...)...)
+		if err != nil {
+			t.Fatalf("explain %v: %v", tt.args, err)
+		}
+		assertInOrder(t, out, tt.want)
 	}
 }
 
