@@ -36,8 +36,8 @@ func Format(r *Record, color bool) string {
 	b.WriteByte(' ')
 	switch r.Type {
 	case TypeEvent:
-		paint(decisionColor(r.Decision), fmt.Sprintf("%-6s", safe(r.Decision)))
-		fmt.Fprintf(&b, " %-6s %s", safe(r.Op), safe(r.Path))
+		paint(decisionColor(r.Decision), fmt.Sprintf("%-6s", orDash(safe(r.Decision))))
+		fmt.Fprintf(&b, " %-6s %s", orDash(safe(r.Op)), orDash(safe(r.Path)))
 		if r.Rule != "" {
 			b.WriteByte(' ')
 			paint(ansiDim, "by "+safe(r.Rule)+src(r.RuleSrc))
@@ -61,6 +61,13 @@ func Format(r *Record, color bool) string {
 		fmt.Fprintf(&b, "%-6s seq %d", safe(r.Type), r.Seq)
 	}
 	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 func src(s string) string {
