@@ -7,12 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/aixbroker/aixbroker/audit"
 	"github.com/aixbroker/aixbroker/broker"
-	"github.com/aixbroker/aixbroker/internal/fsops"
 	"github.com/aixbroker/aixbroker/internal/landlock"
 	"github.com/aixbroker/aixbroker/notify"
 	"github.com/aixbroker/aixbroker/policy"
@@ -82,14 +80,9 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	w.Write(sessionStart(session, pol, eng.Vars().Project, args))
 	rec := broker.NewAuditRecorder(session, w, pol.Audit.EffectiveOnAllow() != "none")
 
-	status, runErr := notify.Run(context.Background(), notify.Config{
-		Argv:          args,
-		Env:           eng.Env(os.Environ()),
-		Dir:           eng.Vars().Project,
-		Broker:        broker.New(eng, rec),
-		DenyInodes:    denyInodes(cmd, eng),
-		Landlock:      landlockRoots(eng.Roots()),
-		AllowDegraded: f.AllowDegraded,
+	status, runErr := runSandbox(context.Background(), sandboxRun{
+		cmd: cmd, flags: f, args: args, engine: eng,
+		broker: broker.New(eng, rec), session: session,
 	})
 	end := audit.Record{Type: audit.TypeSessionEnd, SessionID: session.ID, Profile: session.Profile, AgentCmd: session.AgentCmd, ExitStatus: status}
 	if runErr != nil {
@@ -174,34 +167,6 @@ func kernelRelease() string {
 	return strings.TrimSpace(string(b))
 }
 
-// denyInodes records the inodes of the files the deny and redact rules name
-// that exist now, so a hard link made to one before the session is still
-// recognised. Globs without ** are expanded (~/.ssh/id_*); ** globs are
-// matched by name only.
-func denyInodes(cmd *cobra.Command, eng *policy.Engine) *fsops.DenyInodes {
-	var paths []string
-	for _, r := range eng.Rules() {
-		if (r.List != "deny" && r.List != "redact") || strings.Contains(r.Glob, "**") {
-			continue
-		}
-		matches, err := filepath.Glob(r.Glob)
-		if err != nil {
-			continue // the policy's own matcher validated the glob; filepath's syntax differs ({a,b})
-		}
-		paths = append(paths, matches...)
-	}
-	d, err := fsops.NewDenyInodes(paths)
-	if err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "aixbroker: warning: %v (those files are still denied by name)\n", err)
-	}
-	return d
-}
-
-func landlockRoots(r policy.Roots) landlock.Roots {
-	exec := append(append([]string{}, r.ReadDirs...), r.WriteDirs...)
-	return landlock.Roots{Read: r.ReadDirs, Write: r.WriteDirs, Exec: exec}
-}
-
 // execError turns a launcher failure into advice.
 func execError(err error) error {
 	switch {
@@ -211,4 +176,14 @@ func execError(err error) error {
 		return fmt.Errorf("start sandbox: %w; upgrade the kernel, or pass --allow-degraded to rely on the seccomp broker alone", err)
 	}
 	return fmt.Errorf("start sandbox: %w", err)
+}
+
+// sandboxRun is what the platform's launcher needs from exec.
+type sandboxRun struct {
+	cmd     *cobra.Command
+	flags   execFlags
+	args    []string
+	engine  *policy.Engine
+	broker  *broker.Broker
+	session broker.Session
 }

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/aixbroker/aixbroker/internal/fsops"
+	"github.com/aixbroker/aixbroker/internal/landlock"
+	"github.com/aixbroker/aixbroker/notify"
+	"github.com/aixbroker/aixbroker/policy"
+	"github.com/spf13/cobra"
+)
+
+// runSandbox runs the agent under the seccomp supervisor and Landlock.
+func runSandbox(ctx context.Context, r sandboxRun) (int, error) {
+	return notify.Run(ctx, notify.Config{
+		Argv:          r.args,
+		Env:           r.engine.Env(os.Environ()),
+		Dir:           r.engine.Vars().Project,
+		Broker:        r.broker,
+		DenyInodes:    denyInodes(r.cmd, r.engine),
+		Landlock:      landlockRoots(r.engine.Roots()),
+		AllowDegraded: r.flags.AllowDegraded,
+	})
+}
+
+// denyInodes records the inodes of the files the deny and redact rules name
+// that exist now, so a hard link made to one before the session is still
+// recognised. Globs without ** are expanded (~/.ssh/id_*); ** globs are
+// matched by name only.
+func denyInodes(cmd *cobra.Command, eng *policy.Engine) *fsops.DenyInodes {
+	var paths []string
+	for _, r := range eng.Rules() {
+		if (r.List != "deny" && r.List != "redact") || strings.Contains(r.Glob, "**") {
+			continue
+		}
+		matches, err := filepath.Glob(r.Glob)
+		if err != nil {
+			continue // the policy's own matcher validated the glob; filepath's syntax differs ({a,b})
+		}
+		paths = append(paths, matches...)
+	}
+	d, err := fsops.NewDenyInodes(paths)
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "aixbroker: warning: %v (those files are still denied by name)\n", err)
+	}
+	return d
+}
+
+func landlockRoots(r policy.Roots) landlock.Roots {
+	exec := append(append([]string{}, r.ReadDirs...), r.WriteDirs...)
+	return landlock.Roots{Read: r.ReadDirs, Write: r.WriteDirs, Exec: exec}
+}
