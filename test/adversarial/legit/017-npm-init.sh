@@ -1,0 +1,8 @@
+# operation: npm init and npm run a script (npm cache in ~/.npm)
+# requires: npm
+# timeout: 60
+# want: npm-run-ok
+set -e
+mkdir np && cd np && npm init -y >/dev/null
+node -e 'const p=require("./package.json"); p.scripts={hi:"echo npm-run-ok"}; require("fs").writeFileSync("package.json", JSON.stringify(p))'
+npm run -s hi
