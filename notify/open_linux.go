@@ -113,36 +113,52 @@ func readOpen(r *Request) (openReq, error) {
 	return o, nil
 }
 
-// readOpenHow copies struct open_how with its size, as the kernel does: a
-// size below version 0 is EINVAL, unknown trailing fields must be zero
-// (E2BIG otherwise), and so must undefined flag bits.
+// readOpenHow copies struct open_how with its size, as the kernel does.
 func readOpenHow(r *Request, o *openReq) error {
-	const ver0 = 24
 	size := r.Arg(3)
-	if size < ver0 {
-		return fmt.Errorf("read open_how: %w", unix.EINVAL)
-	}
-	if size > pageSize {
-		return fmt.Errorf("read open_how: %w", unix.E2BIG)
+	if size < openHowVer0 || size > pageSize {
+		_, _, _, err := decodeOpenHow(make([]byte, min(size, pageSize+1)))
+		return err
 	}
 	buf := make([]byte, size)
 	if _, err := r.ReadMemory(r.Arg(2), buf); err != nil {
 		return err
 	}
-	for _, b := range buf[ver0:] {
+	flags, mode, resolve, err := decodeOpenHow(buf)
+	if err != nil {
+		return err
+	}
+	o.flags, o.mode, o.resolve = flags, mode, resolve
+	return nil
+}
+
+// openHowVer0 is the size of the first struct open_how (Linux 5.6).
+const openHowVer0 = 24
+
+// decodeOpenHow checks and decodes a struct open_how the way openat2 does:
+// a size below version 0 is EINVAL, a larger one than the broker can read
+// E2BIG, unknown trailing fields must be zero (E2BIG), and undefined flag,
+// mode or resolve bits are EINVAL.
+func decodeOpenHow(buf []byte) (flags int, mode uint32, resolve uint64, err error) {
+	if len(buf) < openHowVer0 {
+		return 0, 0, 0, fmt.Errorf("read open_how: %w", unix.EINVAL)
+	}
+	if len(buf) > pageSize {
+		return 0, 0, 0, fmt.Errorf("read open_how: %w", unix.E2BIG)
+	}
+	for _, b := range buf[openHowVer0:] {
 		if b != 0 {
-			return fmt.Errorf("read open_how: %w", unix.E2BIG)
+			return 0, 0, 0, fmt.Errorf("read open_how: %w", unix.E2BIG)
 		}
 	}
-	flags := binary.LittleEndian.Uint64(buf[0:])
-	mode := binary.LittleEndian.Uint64(buf[8:])
-	o.resolve = binary.LittleEndian.Uint64(buf[16:])
-	if flags>>32 != 0 || mode&^0o7777 != 0 || o.resolve&^resolveKnown != 0 ||
-		(mode != 0 && flags&(unix.O_CREAT|unix.O_TMPFILE) == 0) {
-		return fmt.Errorf("read open_how: %w", unix.EINVAL)
+	f := binary.LittleEndian.Uint64(buf[0:])
+	m := binary.LittleEndian.Uint64(buf[8:])
+	resolve = binary.LittleEndian.Uint64(buf[16:])
+	if f>>32 != 0 || m&^0o7777 != 0 || resolve&^resolveKnown != 0 ||
+		(m != 0 && f&(unix.O_CREAT|unix.O_TMPFILE) == 0) {
+		return 0, 0, 0, fmt.Errorf("read open_how: %w", unix.EINVAL)
 	}
-	o.flags, o.mode = int(flags), uint32(mode)
-	return nil
+	return int(f), uint32(m), resolve, nil
 }
 
 // dirFor returns the descriptor o.path is resolved from.
