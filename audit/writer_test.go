@@ -73,3 +73,43 @@ func TestWriterNormalisesRecords(t *testing.T) {
 		t.Fatalf("VerifyLog: %v", err)
 	}
 }
+
+// TestWriterAfterDamage: a writer that finds the log damaged goes on
+// writing, and links so that verify still reports the damage rather than
+// a chain rebuilt over it.
+func TestWriterAfterDamage(t *testing.T) {
+	tests := []struct {
+		name     string
+		damage   func(t *testing.T, log string)
+		wantText string
+	}{
+		{"torn last line", func(t *testing.T, log string) {
+			f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(`{"type":"event","seq":`)
+			f.Close()
+		}, "torn write"},
+		{"records cut from the end", func(t *testing.T, log string) {
+			editLines(t, log, func(l [][]byte) [][]byte { return l[:len(l)-3] })
+		}, "record(s) removed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := genLog(t, Config{}, []string{"S1"}, 10)
+			tt.damage(t, cfg.Path)
+			genLog(t, cfg, []string{"S2"}, 10)
+			_, err := VerifyLog(cfg.Path, nil)
+			if err == nil || !strings.Contains(err.Error(), tt.wantText) {
+				t.Errorf("VerifyLog = %v, want an error with %q", err, tt.wantText)
+			}
+			files, _ := Files(cfg.Path)
+			sessions, err := Sessions(files)
+			// The test clock restarts with each genLog: find S2 by ID.
+			if err != nil || len(sessions) != 2 || sessions[0].ID != "S2" || sessions[0].Events != 10 || !sessions[0].Ended {
+				t.Errorf("sessions after damage = %+v, %v; want the second session complete", sessions, err)
+			}
+		})
+	}
+}
