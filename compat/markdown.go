@@ -23,6 +23,7 @@ func (rep *Report) Markdown() string {
 	rep.writeMatrix(&b)
 	rep.writeStats(&b)
 	rep.writeFailures(&b)
+	rep.writeRefusals(&b)
 	return b.String()
 }
 
@@ -126,4 +127,31 @@ func canaryKind(c string) string {
 		return c
 	}
 	return parts[0] + "-" + parts[1]
+}
+
+// writeRefusals lists what the sandbox refused or redacted during the
+// legitimate scenarios, from its audit log: a refusal the agent survived is
+// not a false positive, but it is where one would come from.
+func (rep *Report) writeRefusals(b *strings.Builder) {
+	b.WriteString("\n## Refusals during legitimate scenarios (from the audit log)\n\n")
+	b.WriteString("What the sandbox refused or redacted while the agent did legitimate work. ")
+	b.WriteString("A refusal here that the agent survived is not counted as a false positive.\n\n")
+	any := false
+	for _, o := range rep.Outcomes {
+		if o.Kind != Legit || len(o.Refusals) == 0 {
+			continue
+		}
+		any = true
+		fmt.Fprintf(b, "- %s / %s:\n", o.Agent, o.Scenario)
+		for i, r := range o.Refusals {
+			if i == 12 {
+				fmt.Fprintf(b, "  - … %d more in docs/compat.json\n", len(o.Refusals)-i)
+				break
+			}
+			fmt.Fprintf(b, "  - `%s`\n", oneLine(r.String(), 200))
+		}
+	}
+	if !any {
+		b.WriteString("None.\n")
+	}
 }

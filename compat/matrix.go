@@ -71,7 +71,7 @@ func RunMatrix(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	work, err := os.MkdirTemp("", "aixcompat-")
+	work, err := workDir(o.User)
 	if err != nil {
 		return nil, fmt.Errorf("create work dir: %w", err)
 	}
@@ -155,6 +155,35 @@ func pickScenarios(names []string) ([]Scenario, error) {
 	return out, nil
 }
 
+// workDir makes the folder that holds the fixtures. It is not under /tmp:
+// profiles allow writing to the temporary directories, so a fake HOME there
+// would make every write-outside check pass for the wrong reason. With a
+// user it is under that user's home, otherwise under the project's .cache.
+func workDir(name string) (string, error) {
+	parent, err := filepath.Abs(filepath.Join(".cache", "compat-runs"))
+	if err != nil {
+		return "", fmt.Errorf("find work dir: %w", err)
+	}
+	if name != "" {
+		u, err := user.Lookup(name)
+		if err != nil {
+			return "", fmt.Errorf("look up user %s: %w", name, err)
+		}
+		parent = filepath.Join(u.HomeDir, "compat-runs")
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", fmt.Errorf("create work dir: %w", err)
+	}
+	if err := os.Chmod(parent, 0o755); err != nil {
+		return "", fmt.Errorf("open work dir: %w", err)
+	}
+	dir, err := os.MkdirTemp(parent, "aixcompat-")
+	if err != nil {
+		return "", fmt.Errorf("create work dir: %w", err)
+	}
+	return dir, nil
+}
+
 // ensureUser returns the uid and gid of name, creating a throwaway user
 // with useradd when it does not exist (that needs root).
 func ensureUser(name string) (Owner, error) {
@@ -164,7 +193,7 @@ func ensureUser(name string) (Owner, error) {
 	u, err := user.Lookup(name)
 	var unknown user.UnknownUserError
 	if errors.As(err, &unknown) {
-		out, uerr := exec.Command("useradd", "--no-create-home", "--shell", "/bin/bash", name).CombinedOutput()
+		out, uerr := exec.Command("useradd", "--create-home", "--shell", "/bin/bash", name).CombinedOutput()
 		if uerr != nil {
 			return Owner{}, fmt.Errorf("useradd %s: %w: %s", name, uerr, out)
 		}

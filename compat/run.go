@@ -58,6 +58,7 @@ type Outcome struct {
 	Problems []string     `json:"problems,omitempty"`
 	ExitCode int          `json:"exit_code"`
 	Output   string       `json:"output,omitempty"` // tail of the agent's own output
+	Refusals []Refusal    `json:"refusals,omitempty"`
 	Seconds  float64      `json:"seconds"`
 }
 
@@ -100,6 +101,7 @@ func (r *Runner) Run(ctx context.Context, a Agent, sc Scenario) (Outcome, error)
 		out.Problems = append(out.Problems, checkState(a, fx)...)
 	}
 	out.Leaks = scanLeaks(fx, r.Server.Requests())
+	out.Refusals = readRefusals(fx)
 	out.Pass = len(out.Problems) == 0 && len(out.Leaks) == 0
 	for _, s := range out.Steps {
 		out.Pass = out.Pass && s.Pass
