@@ -183,3 +183,18 @@ func TestAgentExecDenied(t *testing.T) {
 		t.Errorf("events for /usr/bin/id = %+v, want one denied execve", evs)
 	}
 }
+
+// TestProcOfOutsideProcess reads the environment of a process outside the
+// sandbox (the test itself): refused, while its public entries and the
+// agent's own environment stay readable.
+func TestProcOfOutsideProcess(t *testing.T) {
+	s := newSandbox(t)
+	outside := "/proc/" + strconv.Itoa(os.Getppid())
+	got := s.run(t, "bash", "-c", "cat "+outside+"/environ >/dev/null; echo env=$?; cat "+outside+"/stat >/dev/null; echo stat=$?; "+
+		"cat /proc/self/environ >/dev/null; echo self=$?; cat /proc/$$/environ > /dev/null; echo shell=$?")
+	for _, want := range []string{"env=1", "stat=0", "self=0", "shell=0"} {
+		if !strings.Contains(got.stdout, want+"\n") {
+			t.Errorf("stdout %q, want %q (stderr %q)", got.stdout, want, got.stderr)
+		}
+	}
+}

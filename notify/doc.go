@@ -68,6 +68,9 @@
 //     that trapped.
 //   - Decide on the canonical path of what was resolved, through r.Decide
 //     or r.DecideExec (they also record the audit event). Deny when unsure.
+//     An operation on an existing file also passes r.CheckProc (the /proc
+//     entries of processes outside the sandbox that Landlock would have
+//     refused the agent).
 //   - Act on descriptors the broker resolved, with the caller's credentials
 //     (r.AsCaller), never by letting the kernel continue: a sibling thread
 //     can rewrite the path after the check. A [Continue] reply takes a

@@ -241,6 +241,10 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 		return Errno(syscall.ELOOP)
 	}
 	ops := openOps(flags)
+	if err := r.CheckProc(f.Path); err != nil {
+		f.Close()
+		return ErrorOf(err)
+	}
 	if err := r.allowInode(ops[0], f); err != nil {
 		f.Close() // a hard link, made before the session, to a denied file
 		return ErrorOf(err)
