@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/aixbroker/aixbroker/audit"
@@ -137,6 +139,11 @@ func (ff *filterFlags) resolve() (audit.Filter, error) {
 	if ff.until != "" {
 		if ff.filter.Until, err = audit.ParseTime(ff.until, now); err != nil {
 			return ff.filter, err
+		}
+	}
+	if rest, ok := strings.CutPrefix(ff.filter.Path, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			ff.filter.Path = filepath.Join(home, rest)
 		}
 	}
 	if ff.filter.Path != "" {

@@ -147,3 +147,12 @@ func TestAuditNoLogSaysWhatToDo(t *testing.T) {
 		}
 	}
 }
+
+func TestAuditQueryExpandsHome(t *testing.T) {
+	auditTestLog(t, "")
+	t.Setenv("HOME", "/home/u")
+	out, _, err := runAudit(t, "query", "--path", "~/.ssh/id_*", "--json")
+	if err != nil || strings.Count(out, "\n") != 6 {
+		t.Errorf("query --path ~/.ssh/id_* = %v\n%s\nwant the 6 denied reads", err, out)
+	}
+}
