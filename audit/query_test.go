@@ -161,3 +161,45 @@ func TestFormatEscapesControlCharacters(t *testing.T) {
 		t.Errorf("Format without colour = %q has escapes", out)
 	}
 }
+
+// TestTailReadsOnlyTheEnd: tail of a large file returns the same records as
+// a full scan (the windowed search must not lose or split lines).
+func TestTailReadsOnlyTheEnd(t *testing.T) {
+	cfg := genLog(t, Config{}, []string{"S1", "S2", "S3"}, 2000) // about 3 MB, one file
+	files, _ := Files(cfg.Path)
+	tests := []struct {
+		name   string
+		lines  int
+		filter Filter
+	}{
+		{"last 20", 20, Filter{}},
+		{"selective filter", 5, Filter{SessionID: "S1", DeniedOnly: true}},
+		{"more than there are", 100000, Filter{Op: "exec"}},
+		{"none", 0, Filter{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var want []Record
+			for e, err := range Query(files, tt.filter) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, e.Record)
+			}
+			if len(want) > tt.lines {
+				want = want[len(want)-tt.lines:]
+			}
+			var got []Record
+			err := Tail(context.Background(), cfg.Path, TailOptions{Lines: tt.lines, Filter: tt.filter}, func(r Record) error {
+				got = append(got, r)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) || len(got) > 0 && (got[0].Seq != want[0].Seq || got[len(got)-1].Seq != want[len(want)-1].Seq) {
+				t.Errorf("tail returned %d records, want %d (same first and last seq)", len(got), len(want))
+			}
+		})
+	}
+}

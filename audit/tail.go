@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -80,7 +81,12 @@ func (t *tailer) lastRecords(files []*os.File) ([]Record, error) {
 		return nil, nil
 	}
 	defer closeAll(files[:len(files)-1])
-	t.use(files[len(files)-1])
+	active := files[len(files)-1]
+	if err := t.seekBack(active); err != nil {
+		closeAll(files[len(files)-1:])
+		return nil, err
+	}
+	t.use(active)
 	var last []Record
 	if err := t.readNew(func(r Record) error {
 		last = append(last, r)
@@ -103,6 +109,54 @@ func (t *tailer) lastRecords(files []*os.File) ([]Record, error) {
 		last = append(got, last...)
 	}
 	return last, nil
+}
+
+// seekBack positions f at the start of a line from which the rest of the
+// file holds at least opt.Lines matching records (or at 0), reading windows
+// growing from the end, so that tail does not parse a 100 MB file for 20
+// lines.
+func (t *tailer) seekBack(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("tail audit log: %w", err)
+	}
+	size := fi.Size()
+	for window := int64(256 << 10); ; window *= 4 {
+		start := max(0, size-window)
+		from, n, err := t.countFrom(f, start, size)
+		if err != nil {
+			return err
+		}
+		if n >= t.opt.Lines || start == 0 {
+			_, err := f.Seek(from, io.SeekStart)
+			return err
+		}
+	}
+}
+
+// countFrom counts the matching records in f[start:end], starting at the
+// first line that begins at or after start, and returns that line's offset.
+func (t *tailer) countFrom(f *os.File, start, end int64) (from int64, n int, err error) {
+	rd := bufio.NewReaderSize(io.NewSectionReader(f, start, end-start), 64<<10)
+	from = start
+	if start > 0 {
+		skipped, err := rd.ReadSlice('\n')
+		for errors.Is(err, bufio.ErrBufferFull) {
+			from += int64(len(skipped))
+			skipped, err = rd.ReadSlice('\n')
+		}
+		if err != nil {
+			return end, 0, nil
+		}
+		from += int64(len(skipped))
+	}
+	scanReader(f.Name(), rd, func(e Entry, err error) bool {
+		if err == nil && t.opt.Filter.Match(&e.Record) {
+			n++
+		}
+		return true
+	})
+	return from, n, nil
 }
 
 // readAll returns the matching records of an open file.
