@@ -14,7 +14,9 @@ import (
 	"github.com/aixbroker/aixbroker/policy"
 )
 
-// The open family. The broker never lets the kernel continue an open: it
+// The open family. The broker never lets the kernel continue an open that
+// gives access to content (O_PATH opens, which give none, are the one
+// exception: see handleOpen): it
 // resolves the path itself (as the target would, symlinks followed unless
 // O_NOFOLLOW, magic links refused), decides on the canonical path of the
 // inode it holds, reopens exactly that inode through /proc/self/fd with the
@@ -26,10 +28,12 @@ import (
 // Not supported: O_TMPFILE (EOPNOTSUPP; libc falls back to a named file),
 // O_CREAT through a dangling symlink (EACCES), RESOLVE_CACHED (ignored: the
 // broker always does the full lookup). Opening the target's own descriptors
-// (/dev/fd/N, /dev/stdin, /proc/self/fd/N) reopens the file it already
-// holds, deciding on its canonical path; other magic links (/proc/*/cwd,
-// root, exe, map_files) are refused with ELOOP, and paths reaching the
-// broker's own /proc with EACCES.
+// (/dev/fd/N, /dev/stdin, /proc/self/fd/N) or its own executable
+// (/proc/self/exe) reopens the file it already holds, deciding on its
+// canonical path; other magic links (/proc/*/cwd, root, map_files, other
+// processes' fd) are refused with ELOOP, paths reaching the broker's own
+// /proc with EACCES, and the ptrace-protected /proc entries of processes
+// outside the sandbox with EACCES (CheckProc).
 func init() { register(handleOpen, "open", "openat", "openat2", "creat") }
 
 // openReq is one open call's arguments, normalised across the family.
