@@ -11,7 +11,10 @@ STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 all: build
 
-build:
+include interposer/interposer.mk
+
+# The interposer (C, gcc) is built first: the Go binary embeds it.
+build: interposer
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/aixbroker
 
 run: build
@@ -20,7 +23,7 @@ run: build
 test: build
 	$(GO) test -count=1 -timeout 12m $(PKGS)
 
-lint:
+lint: interposer
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 	$(STATICCHECK) $(PKGS)
@@ -33,7 +36,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzMatch -fuzztime 60s ./policy/
 
 clean:
-	rm -rf bin
+	rm -rf bin $(INTERPOSER)
 
 # compat: the agent compatibility matrix (docs/COMPAT.md). Installs the
 # agents from npm at pinned versions, runs each under `aixbroker exec` with its
