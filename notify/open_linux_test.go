@@ -148,3 +148,12 @@ func TestFIFODoesNotStall(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", got.code, got.stdout, got.stderr)
 	}
 }
+
+func TestReopenOwnMemfd(t *testing.T) {
+	s := newSandbox(t)
+	script := "import os; fd = os.memfd_create('x'); os.write(fd, b'in-memfd'); print(open('/proc/self/fd/%d' % fd).read())"
+	got := s.run(t, "/usr/bin/python3", "-c", script)
+	if !strings.Contains(got.stdout, "in-memfd") {
+		t.Errorf("stdout %q stderr %q", got.stdout, got.stderr)
+	}
+}

@@ -37,7 +37,8 @@ func ownFD(path string) (int, bool) {
 }
 
 // heldRule names the decision for reopening an object the target already
-// holds that has no path (a pipe): it gains nothing it does not have.
+// holds that has no path (a pipe, a memfd): it gains nothing it does not
+// have.
 var heldRule = policy.Rule{List: "held-descriptor"}
 
 // reopenOwn serves an open of the target's own descriptor n: the broker
@@ -56,7 +57,7 @@ func (r *Request) reopenOwn(n int, flags int) Reply {
 		return ErrorOf(err)
 	}
 	target, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
-	if err == nil && !strings.HasPrefix(target, "/") {
+	if err == nil && (!strings.HasPrefix(target, "/") || isMemfd(fd, target)) {
 		r.note(policy.OpRead, target, policy.Decision{Action: policy.Allow, Rule: heldRule})
 		defer unix.Close(fd)
 		return r.reopen(fd, flags)
@@ -67,6 +68,16 @@ func (r *Request) reopenOwn(n int, flags int) Reply {
 		return ErrorOf(err)
 	}
 	return r.openExisting(fsops.File{FD: fd, Path: canon}, flags)
+}
+
+// isMemfd reports whether fd is an anonymous memory file (memfd_create):
+// named "/memfd:..." by the kernel and never linked anywhere.
+func isMemfd(fd int, target string) bool {
+	if !strings.HasPrefix(target, "/memfd:") {
+		return false
+	}
+	var st unix.Stat_t
+	return unix.Fstat(fd, &st) == nil && st.Nlink == 0
 }
 
 // isBrokerProc reports whether canon lies in the supervisor's own /proc
