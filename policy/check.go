@@ -45,8 +45,8 @@ var agentWritable = []string{
 //   - warnings: allow_write outside ${PROJECT}, ${TMPDIR}, /tmp, /var/tmp,
 //     /dev and the agents' own configuration and cache directories;
 //     patterns that can never match (a relative pattern with ".."); rules
-//     shadowed by an identical deny; redact rules no allow rule reaches
-//     (they never take effect); default: allow; a chain that does not
+//     shadowed by an identical deny; redact and read_only rules no allow
+//     rule reaches (they never take effect); default: allow; a chain that does not
 //     include the generic profile (a policy file from a cloned repository
 //     can leave out every deny).
 //
@@ -99,8 +99,8 @@ func (e *Engine) checkRule(r Rule, denied map[string]Source) []Finding {
 	return out
 }
 
-// unreachableNarrowing warns about redact rules that no allow rule can
-// reach: they narrow nothing, so the path they name stays hidden by the
+// unreachableNarrowing warns about redact and read_only rules that no
+// allow rule can reach: they narrow nothing, so the path they name stays hidden by the
 // default. A rule reaches when the literal directories of the two globs
 // are nested one in the other (a rule anchored anywhere reaches every
 // rule); that over-approximates, so the warning is never wrong. Rules of

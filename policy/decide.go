@@ -5,15 +5,16 @@ import "slices"
 // Decide returns the decision for op on path, a canonical absolute path
 // (symlinks resolved, no "." or ".." segments, no trailing slash). Any other
 // path is denied (rule "invalid-path"). The winning rule is the
-// highest-precedence matching rule (deny > redact > allow_write >
-// allow_read > default); what it means depends on the operation:
+// highest-precedence matching rule (deny > redact > read_only >
+// allow_write > allow_read > default); what it means depends on the
+// operation:
 //
-//	op                    deny               redact           allow_write  allow_read   no rule
-//	read                  Deny ENOENT*       Redact           Allow        Allow        default
-//	stat                  Deny ENOENT*       Redact           Allow        Allow        traverse, else default
-//	exec                  Deny ENOENT*       Deny EACCES      Allow        Allow        default
-//	write, create, unlink Deny EACCES        Redact EACCES    Allow        Deny EACCES  default
-//	rename, link (source) Deny EACCES        Deny EACCES      Allow        Deny EACCES  default
+//	op                    deny           redact         read_only    allow_write  allow_read   no rule
+//	read                  Deny ENOENT*   Redact         Allow        Allow        Allow        default
+//	stat                  Deny ENOENT*   Redact         Allow        Allow        Allow        traverse, else default
+//	exec                  Deny ENOENT*   Deny EACCES    Allow        Allow        Allow        default
+//	write, create, unlink Deny EACCES    Redact EACCES  Deny EACCES  Allow        Deny EACCES  default
+//	rename, link (source) Deny EACCES    Deny EACCES    Deny EACCES  Allow        Deny EACCES  default
 //
 // (*) EACCES instead when the deny rule says errno: EACCES. A default of
 // deny gives ENOENT for read, stat and exec and EACCES for the others; a
@@ -26,10 +27,16 @@ import "slices"
 // source; callers decide the target name with OpCreate, so a denied or
 // redacted file can never be moved or linked into an allowed name.
 //
-// Redact narrows, it never widens: it applies only where the path is
-// readable without it (an allow_write or allow_read rule matches, or the
-// default is allow). Elsewhere the redact rule is ignored and the default
+// Redact and read_only narrow, they never widen: they apply only where the
+// path is readable without them (an allow_write or allow_read rule matches,
+// or the default is allow). Elsewhere they are ignored and the default
 // decides, so redact '**/.env' does not reveal that ~/other/.env exists.
+//
+// "guard": the directories above a read_only path (and the literal
+// directory of a read_only pattern) cannot be created, renamed or removed
+// (Deny EACCES, rule list "guard"), whatever allows them: otherwise the
+// agent could move the directory away, write the path under the new name
+// and move it back.
 func (e *Engine) Decide(op Op, path string) Decision {
 	if !validOp(op) {
 		return e.decision(e.decide(op, path))
@@ -54,8 +61,8 @@ func (e *Engine) decide(op Op, path string) cached {
 	rank, rule := rankNone, e.def
 	if i := e.best(path); i >= 0 {
 		rank, rule = e.rules[i].rank, e.rules[i].rule
-		if rank == rankRedact && !e.reachable(path) {
-			rank, rule = rankNone, e.def // redact narrows an allow; it never widens
+		if (rank == rankRedact || rank == rankReadOnly) && !e.reachable(path) {
+			rank, rule = rankNone, e.def // redact and read_only narrow an allow; they never widen
 		}
 	}
 	if rank == rankNone && op == OpStat {
@@ -63,7 +70,13 @@ func (e *Engine) decide(op Op, path string) cached {
 			return cached{action: Allow, rule: t}
 		}
 	}
-	return outcome(op, rank, rule, e.table[rule].Errno, e.policy.DefaultAction())
+	c := outcome(op, rank, rule, e.table[rule].Errno, e.policy.DefaultAction())
+	if c.action == Allow && (op == OpCreate || op == OpRename || op == OpUnlink) {
+		if g, ok := e.guard[path]; ok {
+			return cached{action: Deny, errno: EACCES, rule: g}
+		}
+	}
+	return c
 }
 
 // outcome is the table of Decide for one operation and winning list.
@@ -86,7 +99,7 @@ func outcome(op Op, rank int, rule int32, ruleErrno Errno, def Action) cached {
 		return cached{action: Redact, errno: EACCES, rule: rule}
 	case rank == rankRedact:
 		return cached{action: Deny, errno: EACCES, rule: rule}
-	case rank == rankRead && !hiding:
+	case (rank == rankReadOnly || rank == rankRead) && !hiding:
 		return cached{action: Deny, errno: EACCES, rule: rule}
 	}
 	return cached{action: Allow, rule: rule}
@@ -158,15 +171,16 @@ type Explanation struct {
 	Decision Decision
 	Beaten   []Rule // other matching filesystem rules, in precedence order
 
-	unreached bool // no allow rule reaches Path: redact rules do not apply
+	unreached bool // no allow rule reaches Path: redact and read_only rules do not apply
 }
 
 // Why says why a rule of Beaten did not decide, when precedence alone does
-// not say it: a redact rule that matched a path no allow rule reaches.
+// not say it: a redact or read_only rule that matched a path no allow rule
+// reaches.
 // It returns "" otherwise.
 func (x Explanation) Why(r Rule) string {
-	if x.unreached && r.List == "redact" {
-		return "not applied: redact only narrows what an allow rule grants, and no allow rule reaches this path"
+	if x.unreached && (r.List == "redact" || r.List == "read_only") {
+		return "not applied: " + r.List + " only narrows what an allow rule grants, and no allow rule reaches this path"
 	}
 	return ""
 }

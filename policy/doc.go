@@ -12,7 +12,7 @@
 //
 //	p, err := policy.Resolve(policy.ResolveOptions{ProjectDir: dir, AgentCommand: "claude"})
 //	eng, err := policy.Compile(p, vars)
-//	d := eng.Decide(policy.OpRead, "/home/u/.ssh/id_rsa") // Deny ENOENT, by deny:~/.ssh/id_* at builtin:generic:66
+//	d := eng.Decide(policy.OpRead, "/home/u/.ssh/id_rsa") // Deny ENOENT, by deny:~/.ssh/id_* at builtin:generic:88
 //
 // Resolve finds the policy (--policy file, the project's .aixgate.yaml,
 // --profile, the profile of the agent command, then generic) and merges its
@@ -40,9 +40,11 @@
 //
 // # Precedence
 //
-// deny > redact > allow_write > allow_read > default. See Engine.Decide for
-// what each list means for each operation. Redact narrows, it never widens:
-// it applies only where an allow rule (or default: allow) already reaches.
+// deny > redact > read_only > allow_write > allow_read > default. See
+// Engine.Decide for what each list means for each operation. Redact and
+// read_only narrow, they never widen: they apply only where an allow rule
+// (or default: allow) already reaches. read_only (readable, never changed)
+// extends the four lists of §7.6.
 //
 // # Cost of a decision
 //

@@ -10,17 +10,18 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// Rank of each filesystem list: lower wins (deny > redact > allow_write >
-// allow_read).
+// Rank of each filesystem list: lower wins (deny > redact > read_only >
+// allow_write > allow_read).
 const (
 	rankDeny = iota
 	rankRedact
+	rankReadOnly
 	rankWrite
 	rankRead
 	rankNone
 )
 
-var listRank = map[string]int{"deny": rankDeny, "redact": rankRedact, "allow_write": rankWrite, "allow_read": rankRead}
+var listRank = map[string]int{"deny": rankDeny, "redact": rankRedact, "read_only": rankReadOnly, "allow_write": rankWrite, "allow_read": rankRead}
 
 // compiled is one filesystem rule with its glob compiled.
 type compiled struct {
@@ -38,6 +39,7 @@ type Engine struct {
 	rules  []compiled       // filesystem rules in precedence order
 	index  ruleIndex        // which rules can match a path
 	trav   map[string]int32 // directory → traverse rule (table index)
+	guard  map[string]int32 // directory above a read_only path → guard rule (table index)
 	allow  int              // index in rules of the first allow_write or allow_read rule
 	def    int32            // the default rule
 	bad    int32            // the rule for a path that is not canonical
@@ -53,12 +55,12 @@ func Compile(p *Policy, v Vars) (*Engine, error) {
 	if p == nil {
 		return nil, errors.New("compile policy: nil policy")
 	}
-	e := &Engine{policy: p, vars: v, index: newRuleIndex(), trav: map[string]int32{}, cache: newDecisionCache()}
+	e := &Engine{policy: p, vars: v, index: newRuleIndex(), trav: map[string]int32{}, guard: map[string]int32{}, cache: newDecisionCache()}
 	var errs []*Error
 	e.def = e.add(Rule{List: "default", Pattern: string(p.DefaultAction()), Source: p.DefaultSource, Profile: p.Name})
 	e.bad = e.add(Rule{List: "invalid-path", Comment: "decisions are only taken on canonical absolute paths"})
 	fs := p.Filesystem
-	for _, list := range [][]Rule{fs.Deny, fs.Redact, fs.AllowWrite, fs.AllowRead} {
+	for _, list := range [][]Rule{fs.Deny, fs.Redact, fs.ReadOnly, fs.AllowWrite, fs.AllowRead} {
 		for _, r := range list {
 			if err := e.addFS(r); err != nil {
 				errs = append(errs, err)
@@ -113,7 +115,34 @@ func (e *Engine) addFS(r Rule) *Error {
 	if rank == rankWrite || rank == rankRead {
 		e.addTraverse(c)
 	}
+	if rank == rankReadOnly {
+		e.addGuard(c)
+	}
 	return nil
+}
+
+// addGuard protects the directories above a read_only path (and the
+// literal directory of a pattern): they cannot be created, renamed or
+// removed, or the agent could move the directory away, write the path
+// under the new name and move it back.
+func (e *Engine) addGuard(c compiled) {
+	dir := c.m.key
+	if c.m.kind == kindExact {
+		dir = literalDir(dir)
+	}
+	r := e.table[c.rule]
+	r.List = "guard"
+	r.Comment = "holds a read_only path: it cannot be created, moved or removed"
+	var gi int32 = -1
+	ancestors(dir, func(d string) bool {
+		if _, ok := e.guard[d]; !ok {
+			if gi < 0 {
+				gi = e.add(r)
+			}
+			e.guard[d] = gi
+		}
+		return true
+	})
 }
 
 // addTraverse makes the directories above an allowed pattern's literal
@@ -145,7 +174,7 @@ func (e *Engine) addTraverse(c compiled) {
 func (e *Engine) best(p string) int { return e.first(p, 0) }
 
 // reachable reports whether p is readable before the narrowing lists
-// (redact) apply: an allow_write or allow_read rule matches it, or the
+// (redact, read_only) apply: an allow_write or allow_read rule matches it, or the
 // default is allow.
 func (e *Engine) reachable(p string) bool {
 	return e.policy.DefaultAction() == Allow || e.first(p, e.allow) >= 0
@@ -194,7 +223,7 @@ func (e *Engine) Policy() *Policy { return e.policy }
 func (e *Engine) Vars() Vars { return e.vars }
 
 // Rules returns every filesystem rule with its expanded Glob, in
-// precedence order (deny, redact, allow_write, allow_read).
+// precedence order (deny, redact, read_only, allow_write, allow_read).
 func (e *Engine) Rules() []Rule {
 	out := make([]Rule, len(e.rules))
 	for i, c := range e.rules {

@@ -160,6 +160,7 @@ func Merge(parent, child *Policy) *Policy {
 	m.Filesystem = Filesystem{
 		AllowRead:  union(parent.Filesystem.AllowRead, child.Filesystem.AllowRead),
 		AllowWrite: union(parent.Filesystem.AllowWrite, child.Filesystem.AllowWrite),
+		ReadOnly:   union(parent.Filesystem.ReadOnly, child.Filesystem.ReadOnly),
 		Redact:     union(parent.Filesystem.Redact, child.Filesystem.Redact),
 		Deny:       union(parent.Filesystem.Deny, child.Filesystem.Deny),
 	}

@@ -77,9 +77,11 @@ func TestCheckUnreachableNarrowing(t *testing.T) {
 	tests := []struct {
 		name string
 		src  string
-		want bool // a "never takes effect" warning about the redact rule
+		want bool // a "never takes effect" warning about the redact or read_only rule
 	}{
 		{"outside every allow", "filesystem:\n  allow_write: ['${PROJECT}/**']\n  redact: ['~/.aws/credentials']\n", true},
+		{"read_only outside every allow", "filesystem:\n  allow_write: ['${PROJECT}/**']\n  read_only: ['~/.bashrc']\n", true},
+		{"read_only inside an allow", "filesystem:\n  allow_write: ['${PROJECT}/**']\n  read_only: ['${PROJECT}/.git/config']\n", false},
 		{"under an allow", "filesystem:\n  allow_read: ['~/.aws/**']\n  redact: ['~/.aws/credentials']\n", false},
 		{"an allow under it", "filesystem:\n  allow_read: ['~/.aws/config']\n  redact: ['~/.aws/**']\n", false},
 		{"anchored anywhere", "filesystem:\n  allow_write: ['${PROJECT}/**']\n  redact: ['**/.env']\n", false},
@@ -90,7 +92,7 @@ func TestCheckUnreachableNarrowing(t *testing.T) {
 			e := mustCompile(t, "profile: t\n"+tt.src)
 			got := false
 			for _, f := range Check(e.Policy(), testVars) {
-				if strings.Contains(f.Message, "redact:") && strings.Contains(f.Message, "no allow rule reaches") {
+				if strings.Contains(f.Message, "no allow rule reaches") {
 					got = true
 				}
 			}
@@ -98,5 +100,86 @@ func TestCheckUnreachableNarrowing(t *testing.T) {
 				t.Errorf("warning = %v, want %v (findings %v)", got, tt.want, Check(e.Policy(), testVars))
 			}
 		})
+	}
+}
+
+// TestReadOnly: read_only carves read-only paths out of a writable tree,
+// and, like redact, grants nothing no allow rule grants. The attacks: an
+// agent plants a git hook or a subdirectory's .aixgate.yaml (which governs a
+// later exec run from there), or moves the directory holding them away and
+// back to write them under another name.
+func TestReadOnly(t *testing.T) {
+	e := mustCompile(t, `profile: t
+filesystem:
+  allow_write: ['${PROJECT}/**', /tmp/**]
+  read_only: ['${PROJECT}/.git', '${PROJECT}/.git/config', '${PROJECT}/.git/hooks/**', '${PROJECT}/**/.aixgate*.yaml', '~/.bashrc', '${PROJECT}/**/.env']
+  redact: ['**/.env']
+  deny: ['${PROJECT}/.git/hooks/secret']
+`)
+	open := mustCompile(t, "profile: t\ndefault: allow\nfilesystem:\n  read_only: ['/etc/**']\n")
+	tests := []struct {
+		name      string
+		e         *Engine
+		op        Op
+		path      string
+		want      Action
+		wantErrno Errno
+		wantRule  string
+	}{
+		{"plant a hook", e, OpCreate, "/home/u/proj/.git/hooks/pre-commit", Deny, EACCES, "read_only:${PROJECT}/.git/hooks/**"},
+		{"rewrite a hook", e, OpWrite, "/home/u/proj/.git/hooks/pre-commit", Deny, EACCES, "read_only:${PROJECT}/.git/hooks/**"},
+		{"delete a hook", e, OpUnlink, "/home/u/proj/.git/hooks/pre-commit", Deny, EACCES, "read_only:${PROJECT}/.git/hooks/**"},
+		{"replace the hooks directory", e, OpRename, "/home/u/proj/.git/hooks", Deny, EACCES, "read_only:${PROJECT}/.git/hooks/**"},
+		{"hard link a hook elsewhere", e, OpLink, "/home/u/proj/.git/hooks/pre-commit", Deny, EACCES, "read_only:${PROJECT}/.git/hooks/**"},
+		{"git config: core.hooksPath", e, OpWrite, "/home/u/proj/.git/config", Deny, EACCES, "read_only:${PROJECT}/.git/config"},
+		{"move .git away", e, OpRename, "/home/u/proj/.git", Deny, EACCES, "read_only:${PROJECT}/.git"},
+		{"a .git file pointing elsewhere", e, OpWrite, "/home/u/proj/.git", Deny, EACCES, "read_only:${PROJECT}/.git"},
+		{"plant a subdirectory policy", e, OpCreate, "/home/u/proj/sub/.aixgate.yaml", Deny, EACCES, "read_only:${PROJECT}/**/.aixgate*.yaml"},
+		{"or a variant name", e, OpCreate, "/home/u/proj/a/b/.aixgate.local.yaml", Deny, EACCES, "read_only:${PROJECT}/**/.aixgate*.yaml"},
+		{"the hook stays readable", e, OpRead, "/home/u/proj/.git/hooks/pre-commit", Allow, "", "read_only:${PROJECT}/.git/hooks/**"},
+		{"and runnable in the sandbox", e, OpExec, "/home/u/proj/.git/hooks/pre-commit", Allow, "", "read_only:${PROJECT}/.git/hooks/**"},
+		{"and visible", e, OpStat, "/home/u/proj/.git/config", Allow, "", "read_only:${PROJECT}/.git/config"},
+		{"other git files stay writable", e, OpWrite, "/home/u/proj/.git/index", Allow, "", "allow_write:${PROJECT}/**"},
+		{"deny beats read_only", e, OpRead, "/home/u/proj/.git/hooks/secret", Deny, ENOENT, "deny:${PROJECT}/.git/hooks/secret"},
+		{"redact beats read_only", e, OpWrite, "/home/u/proj/.env", Redact, EACCES, "redact:**/.env"},
+		{"read_only never widens", e, OpRead, "/home/u/.bashrc", Deny, ENOENT, "default:deny"},
+		{"nor reveals existence", e, OpStat, "/home/u/.bashrc", Deny, ENOENT, "default:deny"},
+		{"default allow: read_only applies", open, OpWrite, "/etc/passwd", Deny, EACCES, "read_only:/etc/**"},
+		{"default allow: readable", open, OpRead, "/etc/passwd", Allow, "", "read_only:/etc/**"},
+		// The directories above a read_only path cannot be created, moved
+		// or removed: mv .git .x; write .x/hooks/pre-commit; mv .x .git.
+		{"guard: rename the parent of hooks", e, OpRename, "/home/u/proj/.git", Deny, EACCES, "read_only:${PROJECT}/.git"},
+		{"guard: rename the project", e, OpRename, "/home/u/proj", Deny, EACCES, "guard:${PROJECT}/.git"},
+		{"guard: remove the project", e, OpUnlink, "/home/u/proj", Deny, EACCES, "guard:${PROJECT}/.git"},
+		{"guard: directories elsewhere are free", e, OpRename, "/home/u/proj/src", Allow, "", "allow_write:${PROJECT}/**"},
+		{"guard: creating them too", e, OpCreate, "/home/u/proj/sub", Allow, "", "allow_write:${PROJECT}/**"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := tt.e.Decide(tt.op, tt.path)
+			if d.Action != tt.want || d.Errno != tt.wantErrno || d.Rule.ID() != tt.wantRule {
+				t.Errorf("Decide(%s, %s) = %s %s by %s, want %s %s by %s", tt.op, tt.path, d.Action, d.Errno, d.Rule.ID(), tt.want, tt.wantErrno, tt.wantRule)
+			}
+		})
+	}
+}
+
+// TestReadOnlyGuardsAncestors: moving a directory that holds a read_only
+// path away, writing the path under the new name and moving it back must
+// fail at the first or last step.
+func TestReadOnlyGuardsAncestors(t *testing.T) {
+	e := mustCompile(t, "profile: t\nfilesystem:\n  allow_write: ['${PROJECT}/**', '~/.cache/**']\n  read_only: ['${PROJECT}/a/b/c/hook']\n")
+	for _, dir := range []string{"/home/u/proj/a/b/c", "/home/u/proj/a/b", "/home/u/proj/a", "/home/u/proj"} {
+		for _, op := range []Op{OpRename, OpCreate, OpUnlink} {
+			if d := e.Decide(op, dir); d.Action != Deny || d.Errno != EACCES || d.Rule.List != "guard" {
+				t.Errorf("Decide(%s, %s) = %s %s by %s, want deny EACCES by the guard", op, dir, d.Action, d.Errno, d.Rule.ID())
+			}
+		}
+		if d := e.Decide(OpRead, dir); d.Action != Allow {
+			t.Errorf("Decide(read, %s) = %s by %s, want allow", dir, d.Action, d.Rule.ID())
+		}
+	}
+	if d := e.Decide(OpCreate, "/home/u/proj/a/b/x"); d.Action != Allow {
+		t.Errorf("create a sibling = %s by %s, want allow", d.Action, d.Rule.ID())
 	}
 }

@@ -18,7 +18,7 @@ const MaxPolicySize = 256 << 10
 // "did you mean" suggestions.
 var (
 	topKeys      = []string{"profile", "extends", "default", "filesystem", "exec", "env", "audit", "tests"}
-	fsKeys       = []string{"allow_read", "allow_write", "redact", "deny"}
+	fsKeys       = []string{"allow_read", "allow_write", "read_only", "redact", "deny"}
 	execKeys     = []string{"allow", "deny", "deny_args"}
 	envKeys      = []string{"pass_through", "inject", "strip"}
 	auditKeys    = []string{"log", "on_deny", "on_allow"}

@@ -189,7 +189,7 @@ func TestProfilesExplainEveryRule(t *testing.T) {
 			t.Fatal(err)
 		}
 		fs, x, env := p.Filesystem, p.Exec, p.Env
-		for _, list := range [][]Rule{fs.AllowRead, fs.AllowWrite, fs.Redact, fs.Deny, x.Allow, x.Deny, x.DenyArgs, env.PassThrough, env.Strip} {
+		for _, list := range [][]Rule{fs.AllowRead, fs.AllowWrite, fs.ReadOnly, fs.Redact, fs.Deny, x.Allow, x.Deny, x.DenyArgs, env.PassThrough, env.Strip} {
 			for _, r := range list {
 				if r.Comment == "" {
 					t.Errorf("%s: rule %s at %s has no comment", name, r.ID(), r.Source)

@@ -20,11 +20,12 @@ type Policy struct {
 	Origin string   // how Resolve chose it, e.g. "project file /p/.aixgate.yaml"
 }
 
-// Filesystem holds the four rule lists of filesystem:. Every Rule has List
-// set to "allow_read", "allow_write", "redact" or "deny".
+// Filesystem holds the five rule lists of filesystem:. Every Rule has List
+// set to "allow_read", "allow_write", "read_only", "redact" or "deny".
 type Filesystem struct {
 	AllowRead  []Rule
 	AllowWrite []Rule
+	ReadOnly   []Rule // readable where an allow reaches, never changed (an extension of §7.6)
 	Redact     []Rule // Mode is "keys" or "stub"
 	Deny       []Rule // Errno is "" (ENOENT) or EACCES
 }

@@ -54,7 +54,7 @@ func isMappingValue(n ast.Node) bool {
 	return ok
 }
 
-// filesystem reads one of the four rule lists.
+// filesystem reads one of the five rule lists.
 func (ps *parser) filesystem(key string, v ast.Node) {
 	what := "filesystem." + key
 	ps.list(v, what, func(_ int, item ast.Node, comment string) {
@@ -69,6 +69,8 @@ func (ps *parser) filesystem(key string, v ast.Node) {
 			fs.AllowRead = append(fs.AllowRead, r)
 		case "allow_write":
 			fs.AllowWrite = append(fs.AllowWrite, r)
+		case "read_only":
+			fs.ReadOnly = append(fs.ReadOnly, r)
 		case "redact":
 			fs.Redact = append(fs.Redact, r)
 		case "deny":

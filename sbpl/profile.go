@@ -45,7 +45,8 @@ const (
 //     policy allows, as the engine's traverse rule does for stat;
 //  4. default: allow policies only: files become readable, writable and
 //     executable, never anything else;
-//  5. allow_read, then allow_write;
+//  5. allow_read, then allow_write, then read_only (deny file-write*: it
+//     narrows, so it grants no read of its own);
 //  6. redact, then deny, both matching letters in either case;
 //  7. exec.allow (anything else refused) and exec.deny, by basename;
 //  8. guards: no write to the aixbroker config dir (audit log, profiles)
@@ -195,7 +196,7 @@ func parentDir(p string) string {
 	return p[:i]
 }
 
-// fsRules writes the four filesystem lists, allows first.
+// fsRules writes the five filesystem lists, allows first.
 func (g *gen) fsRules(rules []policy.Rule, def policy.Action) {
 	byList := map[string][]policy.Rule{}
 	for _, r := range rules {
@@ -207,6 +208,7 @@ func (g *gen) fsRules(rules []policy.Rule, def policy.Action) {
 	}
 	g.fsList("allow_read", byList["allow_read"], readAction, readOps, false)
 	g.fsList("allow_write", byList["allow_write"], "allow", opsAllowWrite, false)
+	g.fsList("read_only (readable where allowed above, never written)", byList["read_only"], "deny", "file-write*", true)
 	g.fsList("redact (macOS cannot serve a stub: denied, visible to stat)", byList["redact"], "deny", opsRedact, true)
 	g.fsList("deny", byList["deny"], "deny", opsDeny, true)
 }

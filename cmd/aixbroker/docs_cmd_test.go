@@ -100,7 +100,7 @@ func TestProfileDocsCoverEveryRule(t *testing.T) {
 				t.Fatal(err)
 			}
 			var rules []policy.Rule
-			for _, list := range [][]policy.Rule{p.Filesystem.Deny, p.Filesystem.Redact, p.Filesystem.AllowWrite,
+			for _, list := range [][]policy.Rule{p.Filesystem.Deny, p.Filesystem.Redact, p.Filesystem.ReadOnly, p.Filesystem.AllowWrite,
 				p.Filesystem.AllowRead, p.Exec.Allow, p.Exec.Deny, p.Exec.DenyArgs, p.Env.PassThrough, p.Env.Strip} {
 				rules = append(rules, list...)
 			}

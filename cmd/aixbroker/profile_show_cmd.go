@@ -39,6 +39,7 @@ type profileView struct {
 	Filesystem struct {
 		Deny       []policy.Rule `json:"deny"`
 		Redact     []policy.Rule `json:"redact"`
+		ReadOnly   []policy.Rule `json:"read_only"`
 		AllowWrite []policy.Rule `json:"allow_write"`
 		AllowRead  []policy.Rule `json:"allow_read"`
 	} `json:"filesystem"`
@@ -89,6 +90,7 @@ func newProfileView(name string, p *policy.Policy) profileView {
 	v.Default = policy.Rule{List: "default", Pattern: string(p.DefaultAction()), Source: p.DefaultSource}
 	fs := p.Filesystem
 	v.Filesystem.Deny, v.Filesystem.Redact = orEmpty(fs.Deny), orEmpty(fs.Redact)
+	v.Filesystem.ReadOnly = orEmpty(fs.ReadOnly)
 	v.Filesystem.AllowWrite, v.Filesystem.AllowRead = orEmpty(fs.AllowWrite), orEmpty(fs.AllowRead)
 	v.Exec.Allow, v.Exec.Deny, v.Exec.DenyArgs = orEmpty(p.Exec.Allow), orEmpty(p.Exec.Deny), orEmpty(p.Exec.DenyArgs)
 	v.Env.PassThrough, v.Env.Strip = orEmpty(p.Env.PassThrough), orEmpty(p.Env.Strip)
@@ -129,7 +131,8 @@ func printProfile(w io.Writer, v profileView) error {
 		}
 	}
 	section("filesystem.deny (wins over everything)", "", v.Filesystem.Deny)
-	section("filesystem.redact (served as stubs)", "", v.Filesystem.Redact)
+	section("filesystem.redact (served as stubs where an allow reaches)", "", v.Filesystem.Redact)
+	section("filesystem.read_only (readable where an allow reaches, never changed)", "", v.Filesystem.ReadOnly)
 	section("filesystem.allow_write (read and write)", "", v.Filesystem.AllowWrite)
 	section("filesystem.allow_read (read only)", "", v.Filesystem.AllowRead)
 	fmt.Fprintf(&b, "\ndefault (no rule matches)\n  %s\n", ruleLine(v.Default))
