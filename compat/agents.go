@@ -65,13 +65,13 @@ func Agents() []Agent {
 			StatePaths: []string{".codex/sessions"},
 			Setup:      func(Env) error { return nil },
 			Args: func(e Env, prompt string) []string {
-				provider := fmt.Sprintf(`model_providers.compat={name="compat",base_url="%s/v1",wire_api="responses",env_key="COMPAT_API_KEY"}`, e.BaseURL)
+				provider := fmt.Sprintf(`model_providers.compat={name="compat",base_url="%s/v1",wire_api="responses",env_key="OPENAI_API_KEY"}`, e.BaseURL)
 				return []string{
 					"exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
 					"-c", "model_provider=compat", "-c", provider, "-c", `model="gpt-5"`, prompt,
 				}
 			},
-			Environ: func(Env) []string { return []string{"COMPAT_API_KEY=" + apiKey} },
+			Environ: func(Env) []string { return []string{"OPENAI_API_KEY=" + apiKey} },
 		},
 		{
 			Name: "gemini", Package: "@google/gemini-cli", Version: "0.61.0", Bin: "gemini",

@@ -107,6 +107,14 @@ func (f *Fixture) writeFiles() error {
 			f.Sources[fl.path] = true
 		}
 	}
+	// An account that has been used has its XDG directories; a brand-new
+	// one does not, and the agents' first mkdir of ~/.local is refused
+	// (see analysis.md).
+	for _, d := range []string{".config", ".cache", ".local/share", ".local/state", ".local/bin"} {
+		if err := os.MkdirAll(filepath.Join(h, d), 0o755); err != nil {
+			return fmt.Errorf("create fixture dir: %w", err)
+		}
+	}
 	return os.Chmod(filepath.Join(h, ".ssh"), 0o700)
 }
 

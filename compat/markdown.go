@@ -1,9 +1,16 @@
 package compat
 
 import (
+	_ "embed"
 	"fmt"
 	"strings"
 )
+
+// analysis is the hand-written explanation of the known failures, kept
+// beside the code and appended to the generated report.
+//
+//go:embed analysis.md
+var analysis string
 
 // Markdown renders the report as docs/COMPAT.md.
 func (rep *Report) Markdown() string {
@@ -23,6 +30,8 @@ func (rep *Report) Markdown() string {
 	rep.writeMatrix(&b)
 	rep.writeStats(&b)
 	rep.writeFailures(&b)
+	b.WriteString("\n")
+	b.WriteString(analysis)
 	rep.writeRefusals(&b)
 	return b.String()
 }

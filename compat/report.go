@@ -192,3 +192,17 @@ func (rep *Report) outcome(agent, scenario string) (Outcome, bool) {
 	}
 	return Outcome{}, false
 }
+
+// Rerender reads a compat.json and writes COMPAT.md (and the JSON, with
+// its statistics recomputed) beside it.
+func Rerender(jsonPath string) error {
+	data, err := os.ReadFile(jsonPath)
+	if err != nil {
+		return fmt.Errorf("read report: %w", err)
+	}
+	var rep Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return fmt.Errorf("decode report: %w", err)
+	}
+	return rep.Write(filepath.Dir(jsonPath))
+}

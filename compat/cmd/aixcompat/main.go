@@ -38,7 +38,11 @@ func run() error {
 	flag.StringVar(&o.DumpDir, "dump", "", "write every request body the model server received here")
 	flag.BoolVar(&o.Keep, "keep", false, "keep the fixtures on disk")
 	flag.DurationVar(&o.Timeout, "timeout", 3*time.Minute, "time limit for one agent run")
+	render := flag.String("render", "", "only re-render COMPAT.md from this compat.json (after editing compat/analysis.md)")
 	flag.Parse()
+	if *render != "" {
+		return compat.Rerender(*render)
+	}
 	o.Agents, o.Scenarios = split(agents), split(scenarios)
 	rep, err := compat.RunMatrix(context.Background(), o, os.Stderr)
 	if err != nil {
