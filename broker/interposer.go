@@ -227,6 +227,12 @@ func errorResponse(msg string) Response {
 	return Response{Type: MsgError, Version: ProtoVersion, Error: msg}
 }
 
+// WithDecider returns a broker that decides with wrap(its decider) and
+// records to the same recorder.
+func (b *Broker) WithDecider(wrap func(Decider) Decider) *Broker {
+	return &Broker{policy: wrap(b.policy), recorder: b.recorder}
+}
+
 // ReadOnlyDir wraps d so that dir (the interposer's private directory) and
 // everything in it can be read and stat'ed by the sandbox, whatever the
 // policy says, and never written, created in, removed, renamed, linked or

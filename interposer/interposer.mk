@@ -4,9 +4,9 @@
 CC        ?= gcc
 INTERPOSER := interposer/libaixbroker.so
 INTERPOSER_SRC := $(wildcard interposer/src/*.c)
-INTERPOSER_HDR := $(wildcard interposer/src/*.h) interposer/src/exports.map
+INTERPOSER_HDR := $(wildcard interposer/src/*.h) interposer/src/exports.map interposer/interposer.mk
 INTERPOSER_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -fPIC -U_FORTIFY_SOURCE \
-	-fno-stack-protector -fno-delete-null-pointer-checks -fvisibility=hidden
+	-fno-stack-protector -fno-delete-null-pointer-checks
 INTERPOSER_LDFLAGS := -shared -Wl,--version-script=interposer/src/exports.map -Wl,-z,relro,-z,now -ldl
 
 .PHONY: interposer

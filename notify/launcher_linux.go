@@ -71,7 +71,7 @@ func startStage2(sock *os.File, cfg Config) (*os.Process, error) {
 		// waiting in the trapped execve makes the kernel restart it, and
 		// the broker decide (and record) the exec again.
 		Env:   []string{"GODEBUG=asyncpreemptoff=1"},
-		Files: []*os.File{orStd(cfg.Stdin, os.Stdin), orStd(cfg.Stdout, os.Stdout), orStd(cfg.Stderr, os.Stderr), sock},
+		Files: append([]*os.File{orStd(cfg.Stdin, os.Stdin), orStd(cfg.Stdout, os.Stdout), orStd(cfg.Stderr, os.Stderr), sock}, cfg.ExtraFiles...),
 		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
 	}
 	p, err := os.StartProcess("/proc/self/exe", []string{os.Args[0], stage2Marker}, attr)

@@ -24,6 +24,11 @@ type Config struct {
 	// refused by link, truncate and the attribute handlers. nil: none.
 	DenyInodes *fsops.DenyInodes
 
+	// ExtraFiles are inherited by the agent as descriptors 4, 5, ... (3 is
+	// the stage-2 socket, closed on exec). The interposer's connector goes
+	// here.
+	ExtraFiles []*os.File
+
 	Landlock      landlock.Roots // the backstop's roots (policy Roots)
 	AllowDegraded bool           // run on a Landlock ABI below landlock.MinABI
 }

@@ -24,6 +24,7 @@ type execFlags struct {
 	Audit         string
 	Quiet         bool
 	AllowDegraded bool
+	Interposer    string
 }
 
 func newExecCmd() *cobra.Command {
@@ -57,12 +58,16 @@ the policy's audit.log, or --audit FILE). The exit status is CMD's.`,
 	cmd.Flags().StringVar(&f.Project, "project", "", "project `dir`ectory: ${PROJECT} and where .aixgate.yaml is looked for (default: the current directory)")
 	cmd.Flags().StringVar(&f.Audit, "audit", "", "write the audit log to this `file`")
 	cmd.Flags().BoolVarP(&f.Quiet, "quiet", "q", false, "do not print the summary line at exit")
+	cmd.Flags().StringVar(&f.Interposer, "interposer", "", "`on|off`: preload the library that hides denied names from listings and stat (default $AIXBROKER_INTERPOSER, else off)")
 	cmd.Flags().BoolVar(&f.AllowDegraded, "allow-degraded", false, "run even if the kernel's Landlock is too old for the backstop (the seccomp broker still enforces)")
 	return cmd
 }
 
 func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	f.Agent = args[0]
+	if _, err := interposerOn(f.Interposer); err != nil {
+		return err
+	}
 	eng, pol, err := loadEngine(f.policyFlags)
 	if err != nil {
 		return err

@@ -16,7 +16,7 @@ import (
 
 // runSandbox runs the agent under the seccomp supervisor and Landlock.
 func runSandbox(ctx context.Context, r sandboxRun) (int, error) {
-	return notify.Run(ctx, notify.Config{
+	cfg := notify.Config{
 		Argv:          r.args,
 		Env:           r.engine.Env(os.Environ()),
 		Dir:           r.engine.Vars().Project,
@@ -24,7 +24,11 @@ func runSandbox(ctx context.Context, r sandboxRun) (int, error) {
 		DenyInodes:    denyInodes(r.cmd, r.engine),
 		Landlock:      landlockRoots(r.engine.Roots()),
 		AllowDegraded: r.flags.AllowDegraded,
-	})
+	}
+	if on, _ := interposerOn(r.flags.Interposer); on {
+		defer setupInterposer(r.cmd.ErrOrStderr(), r.engine, &cfg)()
+	}
+	return notify.Run(ctx, cfg)
 }
 
 // denyInodes records the inodes of the files the deny and redact rules name

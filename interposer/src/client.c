@@ -21,9 +21,17 @@ static char snap_file[AIX_PATH];  /* AIXBROKER_INTERPOSER_SNAPSHOT */
 static int loading;               /* 0 idle, 1 loading, 2 done (CAS) */
 static unsigned char big[AIX_MAX_MSG]; /* the snapshot, owned by the loader */
 
-/* aix_client_init reads the environment, once, from the constructor. */
+static int inited;                /* aix_client_init ran (CAS) */
+static int failures;              /* snapshot loads that failed */
+
+/* aix_client_init reads the environment, once: from the constructor, or
+ * earlier from the first wrapper called (another library's constructor
+ * may run before ours). */
 void aix_client_init(void)
 {
+	int zero = 0;
+	if (!__atomic_compare_exchange_n(&inited, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
 	const char *v = getenv("AIXBROKER_INTERPOSER_FD");
 	struct stat st;
 	if (v && *v) {
@@ -235,10 +243,12 @@ int aix_ensure_snapshot(void)
 	int idle = 0;
 	if (!__atomic_compare_exchange_n(&loading, &idle, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return 0;
-	if (load_from_broker() && load_from_file()) {
-		/* stays without a snapshot: the library is a no-op */
+	aix_client_init();
+	if (load_from_broker() && load_from_file() && ++failures < 3) {
+		__atomic_store_n(&loading, 0, __ATOMIC_RELEASE); /* try again later, twice at most */
+		return 0;
 	}
-	__atomic_store_n(&loading, 2, __ATOMIC_RELEASE);
+	__atomic_store_n(&loading, 2, __ATOMIC_RELEASE); /* loaded, or a no-op for good */
 	return aix_snapshot_ready();
 }
 
