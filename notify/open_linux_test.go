@@ -157,3 +157,16 @@ func TestReopenOwnMemfd(t *testing.T) {
 		t.Errorf("stdout %q stderr %q", got.stdout, got.stderr)
 	}
 }
+
+// TestRunReturnsWithBlockedFIFO kills a reader blocked on a FIFO nobody
+// writes: the broker's own open stays blocked, and Run must still return.
+func TestRunReturnsWithBlockedFIFO(t *testing.T) {
+	s := newSandbox(t)
+	if err := unix.Mkfifo(filepath.Join(s.project, "never"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := s.run(t, "bash", "-c", "cat never & sleep 0.3; kill -9 $!; echo done")
+	if !strings.Contains(got.stdout, "done") {
+		t.Errorf("stdout %q stderr %q", got.stdout, got.stderr)
+	}
+}

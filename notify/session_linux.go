@@ -169,11 +169,12 @@ func (s *session) teardown() {
 			unix.Wait4(pid, &ws, 0, nil)
 		}
 	}
+	drained := true
 	if s.sup != nil {
 		s.sup.Stop()
-		s.sup.Wait()
+		drained = s.sup.Wait()
 	}
-	if s.listener > 0 {
+	if s.listener > 0 && drained {
 		unix.Close(s.listener)
 	}
 }

@@ -31,11 +31,13 @@ type Supervisor struct {
 	numbers      map[uint32]string
 	now          func() time.Time
 
-	stop      int           // eventfd: written to stop the receiver
-	done      atomic.Bool   // Stop was called
-	gen       atomic.Uint64 // generation of the goroutine holding the receive role
-	busySince atomic.Int64  // when the current request began (unix ns), 0 when idle
-	wg        sync.WaitGroup
+	stop      int            // eventfd: written to stop the receiver
+	done      atomic.Bool    // Stop was called
+	gen       atomic.Uint64  // generation of the goroutine holding the receive role
+	busySince atomic.Int64   // when the current request began (unix ns), 0 when idle
+	wg        sync.WaitGroup // the watchdog
+	active    atomic.Int32   // receiving goroutines, detached ones included
+	drained   chan struct{}  // closed when active drops to zero
 }
 
 // NewSupervisor returns a supervisor for listener (which it does not own)
@@ -58,7 +60,7 @@ func NewSupervisor(listener int, b *broker.Broker) (*Supervisor, error) {
 		}
 	}
 	return &Supervisor{
-		listener: listener, broker: b,
+		listener: listener, broker: b, drained: make(chan struct{}),
 		numbers: numbers, now: time.Now, stop: stop,
 	}, nil
 }
@@ -66,7 +68,8 @@ func NewSupervisor(listener int, b *broker.Broker) (*Supervisor, error) {
 // Start begins serving. Stop (or the death of every sandboxed process)
 // ends it; Wait waits for the goroutines to return.
 func (s *Supervisor) Start() {
-	s.wg.Add(2)
+	s.active.Add(1)
+	s.wg.Add(1)
 	go s.receive(0)
 	go s.watchdog()
 }
@@ -80,13 +83,33 @@ func (s *Supervisor) Stop() {
 	}
 }
 
+// drainGrace is how long Wait gives detached requests to finish.
+const drainGrace = 200 * time.Millisecond
+
 // Wait waits for the goroutines and releases the supervisor's resources.
-func (s *Supervisor) Wait() {
+// It reports false when a detached request is still blocked (a FIFO open
+// whose target was killed): the listener must then stay open, since that
+// goroutine still answers on it, and its resources are left to process
+// exit rather than hanging the caller.
+func (s *Supervisor) Wait() bool {
 	s.wg.Wait()
+	select {
+	case <-s.drained:
+	case <-time.After(drainGrace):
+		return false
+	}
 	if s.runner != nil {
 		s.runner.Close()
 	}
 	unix.Close(s.stop)
+	return true
+}
+
+// exit records that a receiving goroutine returned.
+func (s *Supervisor) exit() {
+	if s.active.Add(-1) == 0 {
+		close(s.drained)
+	}
 }
 
 // receive holds the receive role of generation gen: it receives a
@@ -95,7 +118,7 @@ func (s *Supervisor) Wait() {
 // request blocks (a FIFO, a slow filesystem), the role passes to a new
 // goroutine (handOff) and this one returns after its request.
 func (s *Supervisor) receive(gen uint64) {
-	defer s.wg.Done()
+	defer s.exit()
 	for s.gen.Load() == gen {
 		n, ok := s.next()
 		if !ok {
@@ -117,7 +140,7 @@ func (s *Supervisor) handOff(gen uint64) {
 		return
 	}
 	s.busySince.Store(0)
-	s.wg.Add(1)
+	s.active.Add(1)
 	go s.receive(gen + 1)
 }
 
