@@ -11,6 +11,9 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/aixbroker/aixbroker/internal/landlock"
+	"github.com/aixbroker/aixbroker/internal/seccomp"
 )
 
 // Run starts cfg.Argv in the sandbox, serves it until it exits and returns
@@ -31,6 +34,12 @@ import (
 func Run(ctx context.Context, cfg Config) (int, error) {
 	if cfg.Broker == nil || len(cfg.Argv) == 0 {
 		return exitSetupFailed, errors.New("run sandbox: no broker or no command")
+	}
+	if seccomp.Native == nil {
+		return exitSetupFailed, fmt.Errorf("run sandbox: %w", ErrNotSupported)
+	}
+	if abi := landlock.ABI(); abi < landlock.MinABI && !cfg.AllowDegraded {
+		return exitSetupFailed, fmt.Errorf("run sandbox: %w: kernel has %d, aixbroker needs %d (Linux 6.12)", landlock.ErrDegraded, abi, landlock.MinABI)
 	}
 	path, err := lookPath(cfg.Argv[0], cfg.Env, cfg.Dir)
 	if err != nil {
