@@ -12,7 +12,7 @@
 //
 //	p, err := policy.Resolve(policy.ResolveOptions{ProjectDir: dir, AgentCommand: "claude"})
 //	eng, err := policy.Compile(p, vars)
-//	d := eng.Decide(policy.OpRead, "/home/u/.ssh/id_rsa") // Deny ENOENT, by deny:~/.ssh/id_* at builtin:generic:88
+//	d := eng.Decide(policy.OpRead, "/home/u/.ssh/id_rsa") // Deny ENOENT, by deny:~/.ssh/id_* at builtin:generic:89
 //
 // Resolve finds the policy (--policy file, the project's .aixgate.yaml,
 // --profile, the profile of the agent command, then generic) and merges its

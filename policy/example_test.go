@@ -56,9 +56,9 @@ filesystem:
 	// extends: claude-code
 	// chain: [/home/u/proj/.aixgate.yaml builtin:claude-code builtin:generic]
 	// write /home/u/proj/main.go                  allow         allow_write:${PROJECT}/** at builtin:generic:43
-	// read  /home/u/proj/.env                     redact        redact:**/.env at builtin:generic:83
+	// read  /home/u/proj/.env                     redact        redact:**/.env at builtin:generic:84
 	// read  /home/u/proj/customer-data/2026.csv   deny   ENOENT deny:${PROJECT}/customer-data/** at /home/u/proj/.aixgate.yaml:7
-	// read  /home/u/.ssh/id_ed25519               deny   ENOENT deny:~/.ssh/id_* at builtin:generic:88
+	// read  /home/u/.ssh/id_ed25519               deny   ENOENT deny:~/.ssh/id_* at builtin:generic:89
 	// read  /home/u/other-project/main.go         deny   ENOENT default:deny at builtin:generic:8
 	// write /home/u/shared-libs/lib.go            deny   EACCES allow_read:~/shared-libs/** at /home/u/proj/.aixgate.yaml:5
 	// git push --force: deny exec.deny_args:git push --force

@@ -133,6 +133,7 @@ filesystem:
 		{"hard link a hook elsewhere", e, OpLink, "/home/u/proj/.git/hooks/pre-commit", Deny, EACCES, "read_only:${PROJECT}/.git/hooks/**"},
 		{"git config: core.hooksPath", e, OpWrite, "/home/u/proj/.git/config", Deny, EACCES, "read_only:${PROJECT}/.git/config"},
 		{"move .git away", e, OpRename, "/home/u/proj/.git", Deny, EACCES, "read_only:${PROJECT}/.git"},
+		{"a commondir pointing elsewhere", compileProfile(t, GenericProfile), OpCreate, "/home/u/proj/.git/commondir", Deny, EACCES, "read_only:${PROJECT}/.git/commondir"},
 		{"a .git file pointing elsewhere", e, OpWrite, "/home/u/proj/.git", Deny, EACCES, "read_only:${PROJECT}/.git"},
 		{"plant a subdirectory policy", e, OpCreate, "/home/u/proj/sub/.aixgate.yaml", Deny, EACCES, "read_only:${PROJECT}/**/.aixgate*.yaml"},
 		{"or a variant name", e, OpCreate, "/home/u/proj/a/b/.aixgate.local.yaml", Deny, EACCES, "read_only:${PROJECT}/**/.aixgate*.yaml"},
