@@ -250,7 +250,11 @@ func TestExecRealWork(t *testing.T) {
 		name, script, wantOut string
 		needs                 string // a command that must exist on the machine
 	}{
-		{name: "git", needs: "git", script: "git init -q . && git add README.md src && git commit -qm first && git status --short && git log --oneline | wc -l", wantOut: "1"},
+		// generic keeps the project's .git, .git/config and hooks read-only,
+		// so a repository cannot be created at the project root; one in a
+		// subdirectory can.
+		{name: "git", needs: "git", script: "git init -q w && cp -r README.md src w && cd w && git add README.md src && git commit -qm first && git status --short && git log --oneline | wc -l", wantOut: "1"},
+		{name: "git init at the project root refused", needs: "git", script: "git init -q . 2>/dev/null || echo refused", wantOut: "refused"},
 		{name: "edit rename delete", script: "echo a > a.txt && sed -i s/a/b/ a.txt && mv a.txt b.txt && mkdir -p d/e && cp b.txt d/e/c.txt && ln -s b.txt link && cat link d/e/c.txt && rm -r d b.txt link && ls", wantOut: "b\nb\n"},
 		{name: "pipes and subshells", script: "(echo one; echo two) | sort -r | head -1 && echo $(echo nested)", wantOut: "two\nnested"},
 		{name: "python", needs: "python3", script: `python3 -c "import json,os; open('o.json','w').write(json.dumps({'k':1})); print(open('o.json').read()); os.remove('o.json')"`, wantOut: `{"k": 1}`},

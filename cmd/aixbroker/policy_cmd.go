@@ -171,8 +171,14 @@ func meaning(op policy.Op, d policy.Decision) string {
 	switch {
 	case d.Action == policy.Allow && d.Rule.List == "traverse":
 		return "the directory exists for the agent so it can walk to what it may use; its contents stay hidden unless allowed"
+	case d.Action == policy.Allow && d.Rule.List == "read_only":
+		return "the agent may " + string(op) + " it; it is read-only: writing, creating, deleting, renaming or linking it is refused"
 	case d.Action == policy.Allow:
 		return "the agent may " + string(op) + " it"
+	case d.Rule.List == "read_only":
+		return "refused with EACCES: the file is read-only for the agent (it runs, or governs the sandbox, outside it)"
+	case d.Rule.List == "guard":
+		return "refused with EACCES: the directory holds a read-only path, so it cannot be created, moved or removed"
 	case d.Action == policy.Redact && op == policy.OpStat:
 		return "the name exists for the agent; reading it gives the redacted copy"
 	case d.Action == policy.Redact && d.Errno != "":

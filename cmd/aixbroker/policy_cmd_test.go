@@ -168,6 +168,11 @@ func TestPolicyExplain(t *testing.T) {
 		{"redact outside every allow", []string{"/srv/other/.env"}, []string{
 			"read /srv/other/.env: deny ENOENT", "default: deny (no rule matched)",
 			"beats:  redact **/.env", "not applied: redact only narrows what an allow rule grants"}},
+		{"git hook read-only", []string{"--op", "create", ".git/hooks/pre-commit"}, []string{
+			"create " + dir + "/.git/hooks/pre-commit: deny EACCES", "read-only", "rule:   read_only ${PROJECT}/.git/hooks/** at " + builtinLine(t, "generic", "${PROJECT}/.git/hooks/**"),
+			"beats:  allow_write ${PROJECT}/**"}},
+		{"git hook readable", []string{".git/hooks/pre-commit"}, []string{"read " + dir + "/.git/hooks/pre-commit: allow", "it is read-only"}},
+		{"guard", []string{"--op", "rename", dir}, []string{"rename " + dir + ": deny EACCES", "cannot be created, moved or removed", "rule:   guard "}},
 		{"outside everything", []string{"/srv/x"}, []string{"read /srv/x: deny ENOENT", "default: deny (no rule matched)"}},
 		{"env stripped", []string{"--env", "GITHUB_TOKEN"}, []string{"env GITHUB_TOKEN: strip", "env.strip *_TOKEN at " + builtinLine(t, "generic", "'*_TOKEN'")}},
 		{"env passed", []string{"--env", "PATH"}, []string{"env PATH: pass", "env.pass_through PATH"}},
