@@ -9,18 +9,19 @@ import (
 
 // Session summarises one `aixbroker exec` from its records.
 type Session struct {
-	ID         string
-	Profile    string
-	AgentCmd   string
-	Cmd        []string
-	Cwd        string
-	Policy     string
-	Start, End time.Time // End is zero without a session_end record
-	Ended      bool      // a session_end record was seen
-	ExitStatus int
-	Events     uint64
-	Denied     uint64
-	Redacted   uint64
+	ID         string    `json:"id"`
+	Profile    string    `json:"profile"`
+	AgentCmd   string    `json:"agent_cmd"`
+	Cmd        []string  `json:"cmd"`
+	Cwd        string    `json:"cwd"`
+	Policy     string    `json:"policy"`
+	Start      time.Time `json:"start"`
+	End        time.Time `json:"end"`   // zero without a session_end record
+	Ended      bool      `json:"ended"` // a session_end record was seen
+	ExitStatus int       `json:"exit_status"`
+	Events     uint64    `json:"events"`
+	Denied     uint64    `json:"denied"`
+	Redacted   uint64    `json:"redacted"`
 }
 
 // Sessions summarises every session found in the files, oldest first.
@@ -74,19 +75,19 @@ func (s *Session) add(r *Record) {
 
 // Summary counts events by operation and decision.
 type Summary struct {
-	Events     uint64
-	ByOp       map[string]map[string]uint64 // op -> decision -> count
-	TopDenied  []PathCount                  // most denied paths, most first
-	Gaps       uint64                       // gap records
-	Dropped    uint64                       // records they say were dropped
-	BadLines   uint64                       // lines that are not records
-	SessionIDs int
+	Events     uint64                       `json:"events"`
+	ByOp       map[string]map[string]uint64 `json:"by_op"`      // op -> decision -> count
+	TopDenied  []PathCount                  `json:"top_denied"` // most denied paths, most first
+	Gaps       uint64                       `json:"gaps"`       // gap records
+	Dropped    uint64                       `json:"dropped"`    // records they say were dropped
+	BadLines   uint64                       `json:"bad_lines"`  // lines that are not records
+	SessionIDs int                          `json:"sessions"`
 }
 
 // PathCount is a path and how often it was denied.
 type PathCount struct {
-	Path  string
-	Count uint64
+	Path  string `json:"path"`
+	Count uint64 `json:"count"`
 }
 
 // Stats summarises the records that pass the filter; top is how many

@@ -12,9 +12,9 @@ var ErrChainBroken = errors.New("audit chain broken")
 
 // ChainError names the first line at which a log stops verifying.
 type ChainError struct {
-	File   string
-	Line   int
-	Reason string
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
 }
 
 func (e *ChainError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
@@ -24,14 +24,14 @@ func (e *ChainError) Unwrap() error { return ErrChainBroken }
 
 // Report describes a verified log.
 type Report struct {
-	Files    []string
-	Records  uint64 // lines verified, file headers included
-	FirstSeq uint64
-	LastSeq  uint64
-	LastHash string
-	Genesis  bool   // the chain starts at the log's very first record, not a rotated-away one
-	Alg      string // algorithm of the last file
-	Head     string // what the head anchor said: "" (not checked), "absent", "matches seq N"
+	Files    []string `json:"files"`
+	Records  uint64   `json:"records"` // lines verified, file headers included
+	FirstSeq uint64   `json:"first_seq"`
+	LastSeq  uint64   `json:"last_seq"`
+	LastHash string   `json:"last_hash"`
+	Genesis  bool     `json:"genesis"` // the chain starts at the log's very first record, not a rotated-away one
+	Alg      string   `json:"alg"`     // algorithm of the last file
+	Head     string   `json:"head"`    // what the head anchor said: "" (not checked), "absent", "matches seq N"
 }
 
 // Verify checks the chain over the given files, taken in the order given

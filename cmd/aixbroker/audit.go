@@ -265,6 +265,9 @@ printed), 2 the log could not be read.`,
 			} else {
 				rep, err = audit.VerifyLog(cfg.Path, key)
 			}
+			if f.json {
+				return reportVerifyJSON(cmd, rep, err)
+			}
 			return reportVerify(cmd, rep, err, cfg.Path)
 		},
 	}
@@ -310,13 +313,34 @@ func reportVerify(cmd *cobra.Command, rep audit.Report, err error, log string) e
 	return err
 }
 
+// reportVerifyJSON prints the report, and the first bad line if any, as one
+// JSON object, for scripts and SIEM shippers; the exit status is as without.
+func reportVerifyJSON(cmd *cobra.Command, rep audit.Report, err error) error {
+	var ce *audit.ChainError
+	if err != nil && !errors.As(err, &ce) {
+		return err
+	}
+	out := struct {
+		OK     bool              `json:"ok"`
+		Report audit.Report      `json:"report"`
+		Bad    *audit.ChainError `json:"bad,omitempty"`
+	}{OK: ce == nil, Report: rep, Bad: ce}
+	if err := json.NewEncoder(cmd.OutOrStdout()).Encode(out); err != nil {
+		return err
+	}
+	if ce != nil {
+		return exitError{code: 1}
+	}
+	return nil
+}
+
 func newAuditSessionsCmd(f *auditFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "sessions",
 		Short: "List sessions, one line each: when, profile, command, counts, exit status",
 		Example: `  aixbroker audit sessions
-  aixbroker audit sessions --json | jq 'select(.Denied > 0)'
-  aixbroker audit query --session-id "$(aixbroker audit sessions --json | tail -1 | jq -r .ID)" --denied-only`,
+  aixbroker audit sessions --json | jq 'select(.denied > 0)'
+  aixbroker audit query --session-id "$(aixbroker audit sessions --json | tail -1 | jq -r .id)" --denied-only`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			files, err := f.files()

@@ -76,6 +76,7 @@ func TestAuditCommands(t *testing.T) {
 		{[]string{"sessions"}, 2, "events 10  denied 3"},
 		{[]string{"stats", "--session-id", "01HV2K000000000000000000S1"}, -1, "10 events in 1 session(s)"},
 		{[]string{"verify"}, 2, "ok: 1 file(s), 25 records"},
+		{[]string{"verify", "--json"}, 1, `"ok":true`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
