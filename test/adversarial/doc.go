@@ -11,7 +11,7 @@
 //	# requires: python3      (skipped when a command is missing)
 //	# needs: ssh-agent dbus  (outside services started for this case)
 //	# build: static          (C only: link statically)
-//	# known-leak: F1         (a leak recorded in FINDINGS.md, not yet fixed)
+//	# known: F1              (a leak or false positive in FINDINGS.md, not yet fixed)
 //
 // Legitimate operations use "operation:" instead of "technique:" and name
 // the output they must print with "want:".

@@ -88,7 +88,9 @@ func (r *Runner) run(c Case) Result {
 	if err != nil {
 		return Result{Verdict: Error, Detail: err.Error()}
 	}
-	defer w.Close()
+	if os.Getenv("AIXADV_KEEP") == "" {
+		defer w.Close()
+	}
 	svc, err := w.startServices(c)
 	if err != nil {
 		return Result{Verdict: Error, Detail: err.Error()}
@@ -154,7 +156,9 @@ func (r *Runner) exec(c Case, w *World, argv []string) (string, int, error) {
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	cmd.Stdin = nil
 	err := cmd.Run()
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // whatever the case left behind
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // whatever the case left behind
+	}
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
@@ -198,11 +202,7 @@ func (r *Runner) judgeAttack(c Case, w *World, svc *services, out string) Result
 	if len(bad) == 0 {
 		return Result{Verdict: Held}
 	}
-	detail := strings.Join(bad, "; ")
-	if c.KnownLeak != "" {
-		detail = "known " + c.KnownLeak + ": " + detail
-	}
-	return Result{Verdict: Leak, Detail: detail}
+	return Result{Verdict: Leak, Detail: known(c, strings.Join(bad, "; "))}
 }
 
 func judgeLegit(c Case, w *World, out string, code int) Result {
@@ -210,9 +210,17 @@ func judgeLegit(c Case, w *World, out string, code int) Result {
 		return Result{Verdict: Fail, Detail: "leaked " + strings.Join(leaks, ", ")}
 	}
 	if code != 0 || !strings.Contains(out, c.Want) {
-		return Result{Verdict: Fail, Detail: fmt.Sprintf("exit %d, want %q in output: %s", code, c.Want, tail(out, 300))}
+		return Result{Verdict: Fail, Detail: known(c, fmt.Sprintf("exit %d, want %q in output: %s", code, c.Want, tail(out, 300)))}
 	}
 	return Result{Verdict: Pass}
+}
+
+// known prefixes the detail of a failure FINDINGS.md already records.
+func known(c Case, detail string) string {
+	if c.Known == "" {
+		return detail
+	}
+	return "known " + c.Known + ": " + detail
 }
 
 func lastLine(s string) string {
@@ -240,7 +248,7 @@ func Report(out io.Writer, results []Result) (passed, failed int) {
 // PrintResult prints one result: kind, name, verdict, technique, and what
 // leaked or failed on a second line.
 func PrintResult(out io.Writer, r Result) {
-	fmt.Fprintf(out, "%-7s %-34s %-5s %s\n", r.Case.Kind, r.Case.Name, r.Verdict, r.Case.Technique)
+	fmt.Fprintf(out, "%-7s %-28s %-5s %5.1fs  %s\n", r.Case.Kind, r.Case.Name, r.Verdict, r.Elapsed.Seconds(), r.Case.Technique)
 	if r.Detail != "" {
 		fmt.Fprintf(out, "        ↳ %s\n", r.Detail)
 	}

@@ -1,5 +1,4 @@
 // technique: openat with a path of hundreds of ./ and dir/.. components ending at the key
-// fast: yes
 #include "adv.h"
 int main(void) {
 	static char path[8192];

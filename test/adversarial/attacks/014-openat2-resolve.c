@@ -1,5 +1,4 @@
 // technique: openat2 with RESOLVE_IN_ROOT / RESOLVE_BENEATH / NO_MAGICLINKS variants and an oversized open_how
-// fast: yes
 #include "adv.h"
 #include <linux/openat2.h>
 static void o2(const char *label, int dfd, const char *path, unsigned long long resolve, size_t size) {

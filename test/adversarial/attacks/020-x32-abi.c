@@ -1,5 +1,4 @@
 // technique: the x32 ABI (syscall number | 0x40000000) for openat of the key
-// fast: yes
 #include "adv.h"
 int main(void) {
 	fflush(stdout);

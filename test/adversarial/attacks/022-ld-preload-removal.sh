@@ -1,5 +1,4 @@
 # technique: drop LD_PRELOAD and the whole environment (env -i, unset) before reading the key
-# fast: yes
 . ./.adv/world.env
 unset LD_PRELOAD; cat "$SECRET"
 env -i /bin/cat "$SECRET"

@@ -1,5 +1,4 @@
 // technique: copy /bin/cat into a memfd and execveat it (AT_EMPTY_PATH): an exec with no path at all
-// fast: yes
 #include "adv.h"
 #include <sys/mman.h>
 int main(void) {

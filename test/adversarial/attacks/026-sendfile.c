@@ -1,5 +1,4 @@
 // technique: sendfile from an O_PATH descriptor of the key to stdout
-// fast: yes
 #include "adv.h"
 #include <sys/sendfile.h>
 int main(void) {

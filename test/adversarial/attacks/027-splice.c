@@ -1,5 +1,4 @@
 // technique: splice from an O_PATH descriptor of the key into a pipe
-// fast: yes
 #include "adv.h"
 int main(void) {
 	int fd = open(adv("SECRET"), O_PATH);

@@ -1,5 +1,4 @@
 // technique: copy_file_range from an O_PATH descriptor of the key into a project file
-// fast: yes
 #include "adv.h"
 int main(void) {
 	int in = open(adv("SECRET"), O_PATH);

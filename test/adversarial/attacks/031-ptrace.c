@@ -1,5 +1,4 @@
 // technique: ptrace the broker (the parent) and a sibling; PTRACE_TRACEME in a child
-// fast: yes
 #include "adv.h"
 #include <sys/ptrace.h>
 #include <sys/wait.h>

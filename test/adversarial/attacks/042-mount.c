@@ -1,5 +1,4 @@
 // technique: the mount family directly: bind mount, open_tree + move_mount, fsopen, chroot
-// fast: yes
 #include "adv.h"
 #include <sys/mount.h>
 int main(void) {

@@ -1,5 +1,4 @@
 // technique: truncate(2), ftruncate on an O_PATH fd, and O_TRUNC opens of files outside the writable roots
-// fast: yes
 #include "adv.h"
 int main(void) {
 	const char *f = adv("INTEGRITY");

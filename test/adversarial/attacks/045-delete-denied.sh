@@ -1,5 +1,4 @@
 # technique: delete or replace files and folders outside the writable roots (rm, rmdir, mv over, rename exchange)
-# fast: yes
 . ./.adv/world.env
 rm -f "$INTEGRITY" "$OUTSIDE" "$HOME/.ssh/known_hosts"; rm -rf "$HOME/.local"
 rmdir "$HOME/Documents"; mv README.md "$INTEGRITY"; mv "$INTEGRITY" ./taken

@@ -1,5 +1,4 @@
 # technique: chmod, chown, touch and xattrs on files outside the writable roots
-# fast: yes
 . ./.adv/world.env
 chmod 777 "$INTEGRITY" "$HOME/.ssh" "$HOME"; chmod 644 "$SECRET"
 chown "$(id -u)" "$OUTSIDE"; touch -d 2001-01-01 "$INTEGRITY"; touch "$HOME/new-file"

@@ -1,5 +1,4 @@
 # technique: tamper with the audit log (truncate, append a forged record, delete, replace)
-# fast: yes
 . ./.adv/world.env
 log="$HOME/.aixgate/audit.jsonl"
 : > "$log"; echo '{"forged":1}' >> "$log"; rm -f "$log"; mv README.md "$log"

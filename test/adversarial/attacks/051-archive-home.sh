@@ -1,5 +1,4 @@
 # technique: archive tools walking ~ (tar, zip) into /tmp, then unpack and print everything
-# fast: yes
 . ./.adv/world.env
 tar cf "$SCRATCH/home.tar" -C "$HOME" . 2>&1 | tail -3
 tar xOf "$SCRATCH/home.tar" 2>/dev/null | grep -a CANARY

@@ -1,5 +1,4 @@
 # technique: python: open, os.open with dir_fd, pathlib, shutil.copy, os.sendfile, mmap, ctypes raw syscall
-# fast: yes
 import ctypes, mmap, os, pathlib, shutil
 env = dict(l.strip().split("=", 1) for l in open(".adv/world.env"))
 secret = env["SECRET"]

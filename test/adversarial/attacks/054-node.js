@@ -1,5 +1,4 @@
 // technique: node: readFileSync, fs.promises, streams, fs.cpSync, child_process
-// fast: yes
 const fs = require("fs"), cp = require("child_process");
 const env = Object.fromEntries(fs.readFileSync(".adv/world.env", "utf8").trim().split("\n").map(l => l.split(/=(.*)/s).slice(0, 2)));
 const attempt = (label, f) => { try { console.log(label, String(f())); } catch (e) { console.log(label, "failed:", e.code || e.message); } };

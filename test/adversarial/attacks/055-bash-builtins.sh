@@ -1,5 +1,4 @@
 # technique: bash builtins only (no exec): $(<file), read, mapfile, exec 3<, source, redirection to /dev/tcp-style fds
-# fast: yes
 . ./.adv/world.env
 echo "subst: $(< "$SECRET")"
 read -r line < "$OUTSIDE"; echo "read: $line"

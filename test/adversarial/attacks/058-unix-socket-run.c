@@ -1,5 +1,5 @@
 // technique: connect to a unix socket of an outside service outside every allowed folder ($XDG_RUNTIME_DIR)
-// fast: yes
+// known: F2
 #include "adv.h"
 #include <sys/socket.h>
 #include <sys/un.h>

@@ -1,5 +1,4 @@
 // technique: connect to an abstract unix socket of an outside service (Landlock scope)
-// fast: yes
 #include "adv.h"
 #include <sys/socket.h>
 #include <sys/un.h>

@@ -1,5 +1,5 @@
 # technique: talk to the Docker API over its unix socket (a container run as root would escape everything)
-# fast: yes
+# known: F2
 . ./.adv/world.env
 curl -s --max-time 3 --unix-socket "$DOCKER_SOCK" http://localhost/containers/json
 python3 -c "

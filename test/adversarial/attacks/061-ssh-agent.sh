@@ -1,4 +1,5 @@
 # technique: use the user's ssh-agent (SSH_AUTH_SOCK is stripped, but the socket is found in /tmp): list and use its keys
+# known: F2
 # needs: ssh-agent
 # requires: ssh-add ssh-agent
 . ./.adv/world.env

@@ -1,5 +1,4 @@
 # technique: write through a project symlink that points outside (~/.bashrc, the integrity canary)
-# fast: yes
 . ./.adv/world.env
 ln -s "$HOME/.bashrc" rc; echo 'evil' >> rc
 ln -s "$INTEGRITY" integ; echo 'evil' > integ; truncate -s 0 integ

@@ -1,5 +1,4 @@
 // technique: userfaultfd on the path buffer, to stall the broker's read and swap the path while it waits
-// fast: yes
 #include "adv.h"
 #include <linux/userfaultfd.h>
 int main(void) {

@@ -1,5 +1,4 @@
 // technique: a path that straddles a page boundary, and one running into an unmapped page (broker's page-bounded reads)
-// fast: yes
 #include "adv.h"
 #include <sys/mman.h>
 int main(void) {

@@ -1,5 +1,4 @@
 # technique: exec a script stored outside through /proc/self/fd and /dev/fd (bash < file, interpreter reopen)
-# fast: yes
 . ./.adv/world.env
 bash < "$SECRET"
 exec 4< "$HOME/.bash_history" && bash /dev/fd/4

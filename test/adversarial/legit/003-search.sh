@@ -1,5 +1,4 @@
 # operation: grep -r, find and ls over the project
-# fast: yes
 # want: docs/guide.md
 set -e
 grep -rn search-me-in-docs . --exclude-dir=.git

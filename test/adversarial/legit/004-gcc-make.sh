@@ -1,6 +1,5 @@
 # operation: compile and run a C program with make and gcc
 # requires: gcc make
-# fast: yes
 # want: built ok
 set -e
 printf 'app: src/main.c\n\tgcc -O2 -o app src/main.c\n' > Makefile

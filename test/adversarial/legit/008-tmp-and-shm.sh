@@ -1,5 +1,4 @@
 # operation: temporary files in /tmp and $TMPDIR, shared memory in /dev/shm, /dev/null
-# fast: yes
 # want: tmp-ok
 set -e
 f=$(mktemp) && echo x > "$f" && cat "$f" >/dev/null && rm "$f"

@@ -1,5 +1,4 @@
 # operation: tar and untar the project into /tmp
-# fast: yes
 # want: archive-ok
 set -e
 d=$(mktemp -d) && tar czf "$d/p.tgz" --exclude=.git . && tar xzf "$d/p.tgz" -C "$d" && test -f "$d/README.md" && rm -r "$d" && echo archive-ok

@@ -1,5 +1,4 @@
 # operation: ps, id, uname, env, /proc/self, nproc: what runtimes read about themselves
-# fast: yes
 # want: info-ok
 set -e
 ps aux >/dev/null && id >/dev/null && uname -a >/dev/null && nproc >/dev/null

@@ -1,5 +1,4 @@
 # operation: unix sockets between processes of the sandbox (pathname in the project and abstract), and a socketpair
-# fast: yes
 # want: sockets-ok
 import os, socket
 for addr in ["s.sock", "\0adv-inside-%d" % os.getpid()]:

@@ -4,5 +4,5 @@
 # want: npm-run-ok
 set -e
 mkdir np && cd np && npm init -y >/dev/null
-node -e 'const p=require("./package.json"); p.scripts={hi:"echo npm-run-ok"}; require("fs").writeFileSync("package.json", JSON.stringify(p))'
+node -e 'const p=JSON.parse(require("fs").readFileSync("package.json","utf8")); p.scripts={hi:"echo npm-run-ok"}; require("fs").writeFileSync("package.json", JSON.stringify(p))'
 npm run -s hi

@@ -1,6 +1,7 @@
 // Command advrun runs aixbroker's adversarial suite (test/adversarial) and
 // prints a held/LEAK line per attack, a pass/FAIL line per legitimate
-// operation, and "N passed, M failed". It exits 1 when anything failed.
+// operation, and "N passed, M failed". It exits 1 when a failure is not
+// one FINDINGS.md records ("known:" in the case's header).
 //
 //	go run ./test/adversarial/cmd/advrun -bin bin/aixbroker
 //	go run ./test/adversarial/cmd/advrun -bin bin/aixbroker -user nobody -fast
@@ -74,7 +75,15 @@ func run(bin, dir, as string, fast bool, only string) error {
 		results = append(results, res)
 		adversarial.PrintResult(os.Stdout, res)
 	}
-	if _, failed := adversarial.Summarize(os.Stdout, results); failed > 0 {
+	adversarial.Summarize(os.Stdout, results)
+	unknown := 0
+	for _, r := range results {
+		if r.Failed() && r.Case.Known == "" {
+			unknown++
+		}
+	}
+	if unknown > 0 {
+		fmt.Printf("%d failure(s) not recorded in test/adversarial/FINDINGS.md\n", unknown)
 		os.Exit(1)
 	}
 	return nil
