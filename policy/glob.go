@@ -13,7 +13,7 @@ type matchKind uint8
 const (
 	kindExact matchKind = iota // no meta-characters: the path itself
 	kindTree                   // "LIT/**": LIT and everything below it
-	kindBase                   // "/**/SEG", SEG one segment: the last element matches SEG
+	kindBase                   // "LIT/**/SEG", SEG one segment: below LIT, the last element matches SEG
 	kindSegs                   // "LIT/S1/S2[/**]" with simple segments: compared segment by segment
 	kindGlob                   // anything else: doublestar.Match
 )
@@ -71,7 +71,7 @@ func compileGlob(g string) matcher {
 		return m
 	}
 	m.key = literalDir(g[:meta])
-	if tail, ok := strings.CutPrefix(g, "/**/"); ok && !strings.Contains(tail, "/") && !strings.Contains(tail, "**") {
+	if tail, ok := strings.CutPrefix(g[meta-1:], "/**/"); ok && !strings.Contains(tail, "/") && !strings.Contains(tail, "**") {
 		m.kind, m.seg = kindBase, tail
 		if s, ok := simpleSegment(tail); ok {
 			m.segs = []segment{s}
@@ -137,6 +137,9 @@ func (m *matcher) match(p string) bool {
 	case kindBase:
 		if p == "/" {
 			break
+		}
+		if m.key != "/" && !(len(p) > len(m.key) && p[len(m.key)] == '/' && strings.HasPrefix(p, m.key)) {
+			return false
 		}
 		base := p[strings.LastIndexByte(p, '/')+1:]
 		if m.segs != nil {

@@ -19,6 +19,9 @@ func TestCompileGlobKinds(t *testing.T) {
 		{"/**/.env", kindBase, "/"},
 		{"/**/*.pem", kindBase, "/"},
 		{"/**/src/*.go", kindGlob, "/"},
+		{"/home/u/proj/**/.envrc", kindBase, "/home/u/proj"},
+		{"/home/u/proj/**/.aixgate*.yaml", kindBase, "/home/u/proj"},
+		{"/a/**/b/**/c", kindGlob, "/a"},
 		{"/home/u/.ssh/id_*", kindSegs, "/home/u/.ssh"},
 		{"/home/u/.claude.json*", kindSegs, "/home/u"},
 		{"/proc/*/environ", kindSegs, "/proc"},
@@ -40,9 +43,9 @@ func TestCompileGlobKinds(t *testing.T) {
 // reference matcher, and the doublestar semantics the policy promises.
 func TestMatchAgreesWithDoublestar(t *testing.T) {
 	globs := []string{"/a/**", "/**", "/**/.env", "/**/.env.*", "/**/*", "/a/b", "/a/*/c", "/**/{x,y}", "/a/b*", "/**/[ab]",
-		"/*", "/a/*", "/a/*/**", "/a/b*c/**", "/*/c", "/**/*.pem", "/a/x*"}
+		"/*", "/a/*", "/a/*/**", "/a/b*c/**", "/*/c", "/**/*.pem", "/a/x*", "/a/**/c", "/a/**/b*", "/a/b/**/*.pem", "/a/**/{c,x}"}
 	paths := []string{"/", "/a", "/a/b", "/a/b/c", "/ab", "/x", "/q/.env", "/.env", "/a/.env.local", "/a/bcd", "/b", "/y/z/x",
-		"/a/bc", "/a/bxc/d", "/a/x", "/k.pem", "/a/.pem", "/a/b/c/d"}
+		"/a/bc", "/a/bxc/d", "/a/x", "/k.pem", "/a/.pem", "/a/b/c/d", "/a/c", "/c", "/ac", "/ab/c", "/a/b/k.pem", "/a/bk.pem", "/a/b/x/y.pem"}
 	for _, g := range globs {
 		m := compileGlob(g)
 		for _, p := range paths {

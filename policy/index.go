@@ -4,7 +4,8 @@ import "strings"
 
 // ruleIndex finds the rules that can match a path without trying them all.
 // Every rule is in exactly one bucket: the literal directory its matches
-// lie at or below, or, for a pattern anchored anywhere whose last element
+// lie at or below, or, for a pattern "LIT/**/NAME" (anchored anywhere when
+// LIT is empty) whose last element
 // is a plain name (.env) or "*" plus an extension (*.pem), that name or
 // extension. Buckets hold rule indexes in ascending (precedence) order.
 type ruleIndex struct {
