@@ -24,9 +24,9 @@ func newPolicyCheckCmd() *cobra.Command {
             or an entry of its tests: list fails;
   warnings  writes allowed outside the project, the temporary directories and
             the agents' own directories; patterns that can never match; rules
-            an identical deny makes useless; redact rules no allow rule
-            reaches; default: allow; a --policy file that does not extend
-            generic.
+            an identical deny makes useless; redact and read_only rules no
+            allow rule reaches; default: allow; a --policy file that does not
+            extend generic.
 
 Errors come first. check exits 1 when there is any error, so it can guard a
 CI job. With no FILE it checks the policy "aixbroker exec" would use here:
