@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 // everywhere but ExecDeny.
 type prefixPolicy struct {
 	Deny, Redact, Write, ExecDeny []string
+	RedactMode                    map[string]string // redact prefix to its mode ("" is keys)
 }
 
 func under(path string, prefixes []string) (string, bool) {
@@ -42,7 +43,7 @@ func (p prefixPolicy) Decide(op policy.Op, path string) policy.Decision {
 		return policy.Decision{Action: policy.Deny, Rule: policy.Rule{List: "deny", Pattern: pre}}
 	}
 	if pre, ok := under(path, p.Redact); ok {
-		return policy.Decision{Action: policy.Redact, Rule: policy.Rule{List: "redact", Pattern: pre}}
+		return policy.Decision{Action: policy.Redact, Rule: policy.Rule{List: "redact", Pattern: pre, Mode: p.RedactMode[pre]}}
 	}
 	switch op {
 	case policy.OpRead, policy.OpStat, policy.OpExec:

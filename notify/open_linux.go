@@ -256,10 +256,10 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 	for _, op := range ops {
 		d := r.Decide(op, f.Path)
 		if d.Action == policy.Redact {
-			f.Close()
 			if len(ops) == 1 && op == policy.OpRead {
-				return r.injectStub(f.Path, d.Rule, flags)
+				return r.injectStub(f, d.Rule, flags)
 			}
+			f.Close()
 			return Denied(d, policy.OpWrite) // a redacted file is never changed
 		}
 		if !d.Allowed() {

@@ -1,39 +1,114 @@
 package notify
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/aixbroker/aixbroker/internal/fsops"
 	"github.com/aixbroker/aixbroker/policy"
+	"github.com/aixbroker/aixbroker/redact"
 )
 
-// stubContent is what a redacted file reads as. The redaction work replaces
-// it with content derived from the file (keys kept, values masked).
-func stubContent(path string, rule policy.Rule) []byte {
-	return fmt.Appendf(nil, "[aixbroker: redacted by rule %s]\n", rule.ID())
+// redactedView is what a redacted file reads as: redact.Render of its
+// content (keys kept, values masked) or, on any doubt, redact.Stub. The
+// content is read from fd, the O_PATH descriptor the decision was taken on,
+// never by resolving the path again. read opens it for reading and is run
+// as the caller (so the broker reads nothing the agent could not).
+func redactedView(path string, rule policy.Rule, read func(fn func() error) error, fd int) []byte {
+	var content []byte
+	err := read(func() error {
+		var err error
+		content, err = readRegular(fd)
+		return err
+	})
+	if err != nil {
+		return redact.Stub(rule.ID())
+	}
+	return redact.Render(path, content, rule.Mode, rule.ID())
 }
 
-// injectStub answers a read of a redacted file with a sealed, read-only
-// memfd holding stubContent.
-func (r *Request) injectStub(path string, rule policy.Rule, flags int) Reply {
-	mfd, err := unix.MemfdCreate("aixbroker-redacted", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+// readRegular reads at most redact.MaxInput+1 bytes of the regular file
+// behind the O_PATH descriptor fd. Anything else (a FIFO or a device that
+// could block the broker or have side effects on open) is an error.
+func readRegular(fd int) ([]byte, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, fmt.Errorf("stat redacted file: %w", err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, fmt.Errorf("read redacted file: %w", errNotRegular)
+	}
+	rfd, err := openRetry("/proc/self/fd/"+strconv.Itoa(fd), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC)
 	if err != nil {
-		return ErrorOf(err)
+		return nil, fmt.Errorf("open redacted file: %w", err)
 	}
-	defer unix.Close(mfd)
-	content := stubContent(path, rule)
-	if n, err := unix.Write(mfd, content); err != nil || n != len(content) {
-		return Errno(unix.EIO)
+	defer unix.Close(rfd)
+	if err := unix.Fstat(rfd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, fmt.Errorf("read redacted file: %w", errNotRegular)
 	}
-	seals := unix.F_SEAL_WRITE | unix.F_SEAL_GROW | unix.F_SEAL_SHRINK | unix.F_SEAL_SEAL
-	if _, err := unix.FcntlInt(uintptr(mfd), unix.F_ADD_SEALS, seals); err != nil {
-		return ErrorOf(err)
+	limit := redact.MaxInput + 1
+	buf := make([]byte, 0, min(max(st.Size, 0)+1, int64(limit)))
+	for len(buf) < limit {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(rfd, buf[len(buf):min(cap(buf), limit)])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read redacted file: %w", err)
+		}
+		if n == 0 {
+			break
+		}
+		buf = buf[:len(buf)+n]
 	}
-	ro, err := openRetry("/proc/self/fd/"+strconv.Itoa(mfd), unix.O_RDONLY|unix.O_CLOEXEC)
+	return buf, nil
+}
+
+var errNotRegular = errors.New("not a regular file")
+
+// injectStub answers a read of the redacted file f with a sealed, read-only
+// memfd holding its redacted view. It owns f.
+func (r *Request) injectStub(f fsops.File, rule policy.Rule, flags int) Reply {
+	content := redactedView(f.Path, rule, r.AsCaller, f.FD)
+	f.Close()
+	ro, err := sealedMemfd(content)
 	if err != nil {
 		return ErrorOf(err)
 	}
 	return InjectFD(ro, flags&unix.O_CLOEXEC != 0)
+}
+
+// sealedMemfd returns a read-only descriptor of a memfd holding content,
+// sealed against any change.
+func sealedMemfd(content []byte) (int, error) {
+	mfd, err := unix.MemfdCreate("aixbroker-redacted", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		return -1, fmt.Errorf("create memfd: %w", err)
+	}
+	defer unix.Close(mfd)
+	for done := 0; done < len(content); {
+		n, err := unix.Write(mfd, content[done:])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || n == 0 {
+			return -1, fmt.Errorf("write memfd: %w", unix.EIO)
+		}
+		done += n
+	}
+	seals := unix.F_SEAL_WRITE | unix.F_SEAL_GROW | unix.F_SEAL_SHRINK | unix.F_SEAL_SEAL
+	if _, err := unix.FcntlInt(uintptr(mfd), unix.F_ADD_SEALS, seals); err != nil {
+		return -1, fmt.Errorf("seal memfd: %w", err)
+	}
+	ro, err := openRetry("/proc/self/fd/"+strconv.Itoa(mfd), unix.O_RDONLY|unix.O_CLOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("reopen memfd: %w", err)
+	}
+	return ro, nil
 }
