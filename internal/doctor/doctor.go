@@ -68,10 +68,10 @@ func Print(w io.Writer, checks []Check) {
 
 // ProbeResult is what the re-executed probe child found.
 type ProbeResult struct {
-	Listener     bool   `json:"listener"`       // SECCOMP_FILTER_FLAG_NEW_LISTENER works
-	Nested       bool   `json:"nested"`         // the listener was refused with EBUSY: already under one
-	WaitKillable bool   `json:"wait_killable"`  // SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (5.19)
-	AddFDSend    bool   `json:"addfd_send"`     // SECCOMP_ADDFD_FLAG_SEND (5.14)
-	SyncWakeUp   bool   `json:"sync_wake_up"`   // SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (6.6)
+	Listener     bool   `json:"listener"`        // SECCOMP_FILTER_FLAG_NEW_LISTENER works
+	Nested       bool   `json:"nested"`          // the listener was refused with EBUSY: already under one
+	WaitKillable bool   `json:"wait_killable"`   // SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (5.19)
+	AddFDSend    bool   `json:"addfd_send"`      // SECCOMP_ADDFD_FLAG_SEND (5.14)
+	SyncWakeUp   bool   `json:"sync_wake_up"`    // SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (6.6)
 	Error        string `json:"error,omitempty"` // why the listener could not be installed
 }
