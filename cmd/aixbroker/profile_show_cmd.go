@@ -15,8 +15,8 @@ func newProfileShowCmd() *cobra.Command {
 		Use:   "show NAME",
 		Short: "Show a profile's effective rules, each with the file:line it comes from",
 		Long: `show prints the effective policy of a profile after its extends chain is
-merged: every rule, in precedence order (deny, redact, allow_write,
-allow_read, then default), with the file and line it was written on and the
+merged: every rule, in precedence order (deny, redact, read_only,
+allow_write, allow_read, then default), with the file and line it was written on and the
 comment that says why it exists. Built-in profiles are named
 builtin:NAME:LINE. Patterns are shown as written; see what they match on this
 machine with "aixbroker policy explain --profile NAME PATH".`,
