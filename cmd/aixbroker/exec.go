@@ -126,9 +126,19 @@ func auditConfig(f execFlags, eng *policy.Engine) (audit.Config, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("expand audit.log: %w", err)
 		}
+		if f.Policy == "" && !underDir(p, eng.Vars().ConfigDir) {
+			// A project file comes with the code the agent works on: it may
+			// not send the log somewhere the agent can reach or /dev/null.
+			return cfg, fmt.Errorf("audit.log %s: a project policy may only name a log under %s; pass --audit FILE or --policy FILE to choose another place", p, eng.Vars().ConfigDir)
+		}
 		cfg.Path = p
 	}
 	return cfg, nil
+}
+
+// underDir reports whether path is dir or below it (both clean, absolute).
+func underDir(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir+"/")
 }
 
 func sessionStart(s broker.Session, pol *policy.Policy, cwd string, argv []string) audit.Record {
