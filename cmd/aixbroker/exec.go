@@ -126,7 +126,7 @@ func auditConfig(f execFlags, eng *policy.Engine) (audit.Config, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("expand audit.log: %w", err)
 		}
-		if f.Policy == "" && !underDir(p, eng.Vars().ConfigDir) {
+		if strings.HasPrefix(eng.Policy().Origin, "project file ") && !underDir(p, eng.Vars().ConfigDir) {
 			// A project file comes with the code the agent works on: it may
 			// not send the log somewhere the agent can reach or /dev/null.
 			return cfg, fmt.Errorf("audit.log %s: a project policy may only name a log under %s; pass --audit FILE or --policy FILE to choose another place", p, eng.Vars().ConfigDir)
