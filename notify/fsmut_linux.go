@@ -142,12 +142,19 @@ func (r *Request) allowInode(op policy.Op, f fsops.File) error {
 	if !ok {
 		return nil
 	}
+	// Answer as for the denied file itself: reads of a hidden file say
+	// ENOENT, changes EACCES.
+	errno, name := syscall.EACCES, policy.EACCES
+	switch op {
+	case policy.OpRead, policy.OpStat, policy.OpExec:
+		errno, name = syscall.ENOENT, policy.ENOENT
+	}
 	d := policy.Decision{
-		Action: policy.Deny, Errno: policy.EACCES,
+		Action: policy.Deny, Errno: name,
 		Rule: policy.Rule{List: "deny", Pattern: denied + " (same inode)"},
 	}
 	r.note(op, f.Path, d)
-	return &refusal{op: op, path: f.Path, errno: syscall.EACCES}
+	return &refusal{op: op, path: f.Path, errno: errno}
 }
 
 // kernelRefuses reports whether the kernel refuses any creation, removal or
