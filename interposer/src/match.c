@@ -219,6 +219,7 @@ struct rule {
 	unsigned char rank;
 	unsigned char err; /* 0, or the rule's own errno (EACCES) */
 	const char *glob;
+	size_t lit;        /* length of the literal prefix: a quick reject */
 };
 
 static struct {
@@ -264,6 +265,7 @@ static int load_rules(mp_r *r)
 		if (mp_read_str(r, &s, &sl))
 			return -1;
 		ru->err = mp_key_is(s, sl, "EACCES") ? EACCES : 0;
+		ru->lit = strcspn(ru->glob, "*?[{\\");
 		if (rank >= RANK_WRITE && (int)i < snap.allow_from)
 			snap.allow_from = (int)i;
 	}
@@ -323,10 +325,20 @@ int aix_snapshot_load(const unsigned char *buf, size_t len)
 
 int aix_snapshot_ready(void) { return __atomic_load_n(&ready, __ATOMIC_ACQUIRE); }
 
+/* prefix_ok is the quick reject: a match starts with the glob's literal
+ * prefix, or is the directory a trailing "/" of that prefix names
+ * (the "/a/" of a tree glob under /a also matches "/a"). */
+static int prefix_ok(const struct rule *r, const char *p)
+{
+	if (!strncmp(p, r->glob, r->lit))
+		return 1;
+	return r->lit > 1 && r->glob[r->lit - 1] == '/' && !strncmp(p, r->glob, r->lit - 1) && !p[r->lit - 1];
+}
+
 static int first_match(const char *p, int from)
 {
 	for (int i = from; i < snap.nrules; i++)
-		if (aix_glob_match(snap.rules[i].glob, p))
+		if (prefix_ok(&snap.rules[i], p) && aix_glob_match(snap.rules[i].glob, p))
 			return i;
 	return -1;
 }
