@@ -27,6 +27,7 @@ func TestMain(m *testing.M) {
 type prefixPolicy struct {
 	Deny, Redact, Write, ExecDeny []string
 	RedactMode                    map[string]string // redact prefix to its mode ("" is keys)
+	Connect                       []string          // unix socket paths OpConnect allows
 }
 
 func under(path string, prefixes []string) (string, bool) {
@@ -44,6 +45,12 @@ func (p prefixPolicy) Decide(op policy.Op, path string) policy.Decision {
 	}
 	if pre, ok := under(path, p.Redact); ok {
 		return policy.Decision{Action: policy.Redact, Rule: policy.Rule{List: "redact", Pattern: pre, Mode: p.RedactMode[pre]}}
+	}
+	if op == OpConnect {
+		if pre, ok := under(path, p.Connect); ok {
+			return policy.Decision{Action: policy.Allow, Rule: policy.Rule{List: "unix.connect", Pattern: pre}}
+		}
+		return policy.Decision{Action: policy.Deny, Rule: policy.Rule{List: "default"}}
 	}
 	switch op {
 	case policy.OpRead, policy.OpStat, policy.OpExec:

@@ -152,6 +152,8 @@ var Table = []Rule{
 	{Syscall: "utimes", Action: Notify, Reason: "emulated"},
 	{Syscall: "utimensat", Action: Notify, Reason: "emulated"},
 	{Syscall: "futimesat", Action: Notify, Reason: "emulated"},
+	{Syscall: "connect", Action: Notify, Reason: "Landlock cannot restrict connecting to unix sockets (docker, ssh-agent, D-Bus, tmux): the broker connects"},
+	{Syscall: "bind", Action: Notify, Reason: "the broker binds, deciding on the new name, and records the sandbox's own sockets"},
 
 	// Credential changes: noted by the supervisor (it then acts with each
 	// caller's credentials), then performed by the kernel.

@@ -1,0 +1,282 @@
+package notify
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/aixbroker/aixbroker/policy"
+)
+
+// connect and bind. Landlock cannot restrict connect(2) to a pathname unix
+// socket, and such sockets open the way out of the sandbox: the Docker
+// socket, ssh-agent, the D-Bus session bus (systemd-run --user), a tmux
+// server (send-keys runs commands outside), gpg-agent. So the broker traps
+// both and performs them itself, on its duplicate of the caller's socket
+// (pidfd_getfd: the duplicate shares the open file description, so
+// connecting or binding it connects or binds the caller's socket), with the
+// caller's credentials.
+//
+// Never CONTINUE, whatever the family: between the check and the kernel's
+// run of the syscall, a sibling thread could rewrite the sockaddr to a
+// pathname and dup2 a unix socket over the descriptor. The broker acts on
+// its own copy of the address and its own duplicate of the socket.
+//
+//   - Not AF_UNIX (TCP, UDP, netlink...): performed as asked. A blocking
+//     connect detaches the request first.
+//   - AF_UNIX, pathname: connect resolves the path as the target would
+//     (final symlink followed), decides on the socket inode it holds and
+//     connects through /proc/self/fd/N, so the inode decided on is the one
+//     connected to. It is allowed when a sandboxed process bound that inode
+//     in this session, or when the policy allows Op "connect" on its
+//     canonical path (an engine that does not know the op denies: EACCES).
+//     bind resolves the parent, decides OpCreate on parent+name, binds
+//     /proc/self/fd/<parent>/<name> (a resulting sun_path over 108 bytes is
+//     ENAMETOOLONG) and records the inode the kernel reports bound
+//     (sock_diag, by the socket's own inode: no rename can swap it).
+//   - AF_UNIX, abstract: the broker is outside the Landlock domain whose
+//     scoping keeps the agent from abstract sockets outside it, so connect
+//     is performed only to a name a sandboxed process bound (bind and
+//     autobind are recorded); any other is EPERM, as Landlock answers.
+//   - Unnamed or malformed addresses go to the kernel on the duplicate:
+//     autobind, AF_UNSPEC disconnect, EINVAL.
+//
+// Known limits: a server in the sandbox sees the broker as its peer in
+// SO_PEERCRED; an inode number reused after a sandbox socket was removed
+// stays allowed; sendto/sendmsg to a pathname address from an unconnected
+// datagram socket are not trapped (they carry a destination the filter
+// cannot read without trapping every send): datagram daemons such as
+// syslog and journald stay reachable.
+func init() { register(handleSockaddr, "connect", "bind") }
+
+// OpConnect is the operation decided for a connect to a unix socket path.
+const OpConnect = policy.Op("connect")
+
+// sockaddrMax is sizeof(struct sockaddr_storage): the kernel refuses
+// longer addresses with EINVAL.
+const sockaddrMax = 128
+
+// sunPathMax is sizeof(sockaddr_un.sun_path).
+const sunPathMax = 108
+
+func handleSockaddr(r *Request) Reply {
+	alen := int32(r.Arg(2))
+	if alen < 0 || alen > sockaddrMax {
+		return Errno(syscall.EINVAL)
+	}
+	fd, err := r.callerFD(int32(r.Arg(0)))
+	if err != nil {
+		return ErrorOf(err)
+	}
+	defer unix.Close(fd)
+	domain, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_DOMAIN)
+	if err != nil {
+		return ErrorOf(err) // ENOTSOCK
+	}
+	addr := make([]byte, alen)
+	if _, err := r.ReadMemory(r.Arg(1), addr); err != nil && alen > 0 {
+		return Errno(syscall.EFAULT)
+	}
+	if err := r.Valid(); err != nil {
+		return ErrorOf(err)
+	}
+	if domain != unix.AF_UNIX {
+		return r.sockCall(fd, addr)
+	}
+	if len(addr) <= 2 || unix.AF_UNIX != int(addr[0])|int(addr[1])<<8 {
+		reply := r.sockCall(fd, addr)
+		if r.Syscall == "bind" && reply.kind == replyValue {
+			r.sup.sockets.addAutobound(fd)
+		}
+		return reply
+	}
+	path := addr[2:]
+	if path[0] == 0 {
+		return r.abstractSocket(fd, addr)
+	}
+	if i := bytes.IndexByte(path, 0); i >= 0 {
+		path = path[:i]
+	}
+	if r.Syscall == "bind" {
+		return r.bindPath(fd, string(path))
+	}
+	return r.connectPath(fd, string(path))
+}
+
+// sockCall performs the trapped syscall on fd with addr, as the caller.
+func (r *Request) sockCall(fd int, addr []byte) Reply {
+	nr := uintptr(unix.SYS_BIND)
+	if r.Syscall == "connect" {
+		nr = unix.SYS_CONNECT
+		if fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0); err != nil || fl&unix.O_NONBLOCK == 0 {
+			r.Detach() // a blocking connect waits for the peer
+		}
+	}
+	return ErrorOf(r.AsCaller(func() error { return sockaddrCall(nr, fd, addr) }))
+}
+
+// abstractSocket serves connect and bind to an abstract address.
+func (r *Request) abstractSocket(fd int, addr []byte) Reply {
+	name := string(addr[2:])
+	shown := "@" + strings.Trim(strconv.Quote(name[1:]), `"`)
+	if r.Syscall == "connect" && !r.sup.sockets.hasAbstract(name) {
+		d := policy.Decision{Action: policy.Deny, Rule: policy.Rule{List: "abstract socket not bound in the session"}}
+		r.note(OpConnect, shown, d)
+		return Errno(syscall.EPERM)
+	}
+	reply := r.sockCall(fd, addr)
+	if r.Syscall == "bind" && reply.kind == replyValue {
+		r.sup.sockets.addAbstract(name)
+	}
+	return reply
+}
+
+// connectPath serves connect to a pathname unix socket.
+func (r *Request) connectPath(fd int, path string) Reply {
+	o, err := r.operandAt(pathArg{dir: -1}, path)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	tg, err := r.Target(path)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	f, err := tg.ResolveFile(o.dirfd, o.path, true, false)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	defer f.Close()
+	var st unix.Stat_t
+	if err := unix.Fstat(f.FD, &st); err != nil {
+		return ErrorOf(err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		return Errno(syscall.ECONNREFUSED) // what the kernel answers for a non-socket
+	}
+	if err := r.Valid(); err != nil {
+		return ErrorOf(err)
+	}
+	if r.sup.sockets.hasInode(st.Dev, st.Ino) {
+		r.note(OpConnect, f.Path, policy.Decision{Action: policy.Allow, Rule: policy.Rule{List: "socket bound in the session"}})
+	} else if d := r.Decide(OpConnect, f.Path); !d.Allowed() {
+		return Errno(syscall.EACCES)
+	}
+	return r.sockCall(fd, sockaddrUnix("/proc/self/fd/"+strconv.Itoa(f.FD)))
+}
+
+// bindPath serves bind to a pathname: the socket file is a new name.
+func (r *Request) bindPath(fd int, path string) Reply {
+	o, err := r.operandAt(pathArg{dir: -1}, path)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	tg, err := r.Target(path)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	err = r.AsCallerCreate(func() error {
+		p, err := tg.ResolveParent(o.dirfd, o.path)
+		if err != nil {
+			return err
+		}
+		defer p.Close()
+		if err := r.Valid(); err != nil {
+			return err
+		}
+		if kernelRefuses(p.Name) {
+			return unix.EADDRINUSE // ".", "..": an existing name
+		}
+		if err := r.allow(policy.OpCreate, p.Path()); err != nil {
+			return err
+		}
+		at := "/proc/self/fd/" + strconv.Itoa(p.FD) + "/" + p.Name
+		if len(at) > sunPathMax {
+			return fmt.Errorf("bind %s: %w", p.Path(), unix.ENAMETOOLONG)
+		}
+		return sockaddrCall(unix.SYS_BIND, fd, sockaddrUnix(at))
+	})
+	if err != nil {
+		return ErrorOf(err)
+	}
+	r.sup.sockets.addBound(fd)
+	return Value(0)
+}
+
+// sockaddrUnix encodes a sockaddr_un for path (at most sunPathMax bytes).
+func sockaddrUnix(path string) []byte {
+	b := make([]byte, 2, 2+len(path)+1)
+	b[0], b[1] = unix.AF_UNIX, 0
+	b = append(b, path...)
+	if len(path) < sunPathMax {
+		b = append(b, 0)
+	}
+	return b
+}
+
+// sessionSockets are the unix sockets sandboxed processes bound in this
+// session: they may connect to them whatever the policy says.
+type sessionSockets struct {
+	mu       sync.Mutex
+	inodes   map[[2]uint64]struct{} // (dev, low 32 bits of ino) of bound socket files
+	abstract map[string]struct{}    // abstract names, leading NUL included
+}
+
+// addBound records the file the socket fd is now bound to. If the kernel
+// cannot say (no sock_diag), nothing is recorded: connecting to it is then
+// left to the policy.
+func (s *sessionSockets) addBound(fd int) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return
+	}
+	dev, ino, err := boundInode(st.Ino)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inodes == nil {
+		s.inodes = make(map[[2]uint64]struct{})
+	}
+	s.inodes[[2]uint64{dev, uint64(ino)}] = struct{}{}
+}
+
+// addAutobound records the abstract name the kernel chose for fd (a bind
+// with no name).
+func (s *sessionSockets) addAutobound(fd int) {
+	sa, err := unix.Getsockname(fd)
+	if err != nil {
+		return
+	}
+	if u, ok := sa.(*unix.SockaddrUnix); ok && strings.HasPrefix(u.Name, "@") {
+		s.addAbstract("\x00" + u.Name[1:])
+	}
+}
+
+func (s *sessionSockets) hasInode(dev, ino uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.inodes[[2]uint64{dev, ino & 0xffffffff}]
+	return ok
+}
+
+func (s *sessionSockets) addAbstract(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.abstract == nil {
+		s.abstract = make(map[string]struct{})
+	}
+	s.abstract[name] = struct{}{}
+}
+
+func (s *sessionSockets) hasAbstract(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.abstract[name]
+	return ok
+}
