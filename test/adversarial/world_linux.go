@@ -200,7 +200,7 @@ func (w *World) snapshot() (map[string]string, error) {
 		if err != nil {
 			return
 		}
-		desc := fmt.Sprintf("%v %d", st.Mode(), st.Size())
+		desc := fmt.Sprintf("%v %d %s", st.Mode(), st.Size(), ownerAndXattrs(p))
 		switch {
 		case st.Mode()&fs.ModeSymlink != 0:
 			t, _ := os.Readlink(p)
@@ -290,6 +290,7 @@ func (w *World) Leaks(text string) []string {
 
 // Close removes the world.
 func (w *World) Close() error {
+	clearFlags(w.Root)
 	err := errors.Join(os.RemoveAll(w.Root), os.RemoveAll(w.Scratch))
 	if err != nil {
 		return fmt.Errorf("remove world: %w", err)
