@@ -12,6 +12,7 @@ import (
 	"github.com/aixbroker/aixbroker/notify"
 	"github.com/aixbroker/aixbroker/policy"
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 )
 
 // runSandbox runs the agent under the seccomp supervisor and Landlock.
@@ -34,11 +35,13 @@ func runSandbox(ctx context.Context, r sandboxRun) (int, error) {
 // denyInodes records the inodes of the files the deny and redact rules name
 // that exist now, so a hard link made to one before the session is still
 // recognised. Globs without ** are expanded (~/.ssh/id_*); ** globs are
-// matched by name only.
+// matched by name only, and so are globs on /proc and /sys, where no hard
+// link can be made (expanding /proc/*/task/*/environ cost hundreds of
+// milliseconds of startup).
 func denyInodes(cmd *cobra.Command, eng *policy.Engine) *fsops.DenyInodes {
 	var paths []string
 	for _, r := range eng.Rules() {
-		if (r.List != "deny" && r.List != "redact") || strings.Contains(r.Glob, "**") {
+		if (r.List != "deny" && r.List != "redact") || strings.Contains(r.Glob, "**") || onPseudoFS(r.Glob) {
 			continue
 		}
 		matches, err := filepath.Glob(r.Glob)
@@ -52,6 +55,22 @@ func denyInodes(cmd *cobra.Command, eng *policy.Engine) *fsops.DenyInodes {
 		fmt.Fprintf(cmd.ErrOrStderr(), "aixbroker: warning: %v (those files are still denied by name)\n", err)
 	}
 	return d
+}
+
+// onPseudoFS reports whether the directory above glob's first wildcard is on
+// procfs or sysfs: their files cannot be hard-linked (link(2) answers EXDEV
+// or EPERM), so their inodes need not be recorded.
+func onPseudoFS(glob string) bool {
+	dir := glob
+	if i := strings.IndexAny(glob, "*?[{"); i >= 0 {
+		dir = glob[:i]
+	}
+	dir = filepath.Dir(dir + "x")
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		return false
+	}
+	return st.Type == unix.PROC_SUPER_MAGIC || st.Type == unix.SYSFS_MAGIC
 }
 
 func landlockRoots(r policy.Roots) landlock.Roots {

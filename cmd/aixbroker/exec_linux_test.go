@@ -306,3 +306,22 @@ func TestExecAudit(t *testing.T) {
 		t.Errorf("audit has no denial of the key (%s):\n%s", want, out)
 	}
 }
+
+func TestOnPseudoFS(t *testing.T) {
+	tests := []struct {
+		glob string
+		want bool
+	}{
+		{glob: "/proc/*/environ", want: true},
+		{glob: "/proc/*/task/*/environ", want: true},
+		{glob: "/sys/kernel/*", want: true},
+		{glob: "/etc/ssh/ssh_host_*_key", want: false},
+		{glob: "/etc/shadow", want: false},
+		{glob: "/nonexistent/*/x", want: false},
+	}
+	for _, tt := range tests {
+		if got := onPseudoFS(tt.glob); got != tt.want {
+			t.Errorf("onPseudoFS(%q) = %v, want %v", tt.glob, got, tt.want)
+		}
+	}
+}
