@@ -43,6 +43,10 @@ var X86_64 = &Arch{
 		"capset": unix.SYS_CAPSET,
 		"utimes": unix.SYS_UTIMES, "utimensat": unix.SYS_UTIMENSAT, "futimesat": unix.SYS_FUTIMESAT,
 		"connect": unix.SYS_CONNECT, "bind": unix.SYS_BIND,
+		"setxattr": unix.SYS_SETXATTR, "lsetxattr": unix.SYS_LSETXATTR, "fsetxattr": unix.SYS_FSETXATTR,
+		"setxattrat": unix.SYS_SETXATTRAT, "removexattr": unix.SYS_REMOVEXATTR,
+		"lremovexattr": unix.SYS_LREMOVEXATTR, "fremovexattr": unix.SYS_FREMOVEXATTR,
+		"removexattrat": unix.SYS_REMOVEXATTRAT,
 	},
 }
 

@@ -56,6 +56,10 @@ func TestBuildX86_64(t *testing.T) {
 		{"ioctl TIOCLINUX refused", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_IOCTL, 0, unix.TIOCLINUX), errno(unix.EPERM)},
 		{"ioctl TIOCSTI high bits refused", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_IOCTL, 0, 1<<32|unix.TIOCSTI), errno(unix.EPERM)},
 		{"ioctl TCGETS allowed", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_IOCTL, 0, unix.TCGETS), unix.SECCOMP_RET_ALLOW},
+		{"setxattr unsupported", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SETXATTR), errno(unix.EOPNOTSUPP)},
+		{"fremovexattr unsupported", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_FREMOVEXATTR), errno(unix.EOPNOTSUPP)},
+		{"setxattrat unsupported", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SETXATTRAT), errno(unix.EOPNOTSUPP)},
+		{"getxattr allowed", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_GETXATTR), unix.SECCOMP_RET_ALLOW},
 	}
 	for _, tt := range tests {
 		got, err := vm.Run(tt.in)

@@ -63,9 +63,13 @@ const nsFlags = unix.CLONE_NEWNS | unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix
 //     root, so the supervisor resolves absolute paths from its own "/".
 //   - seccomp(2) itself is allowed: a nested filter only narrows the agent,
 //     and a nested listener gets EBUSY from the kernel.
-//   - The stat, access, readlink, chdir, xattr and inotify families are not
-//     trapped: they reveal that a denied name exists (and its metadata), not
-//     its content. Hiding names is the interposer's job (cosmetic, see
+//   - The stat, access, readlink, chdir, xattr getter and inotify families
+//     are not trapped: they reveal that a denied name exists (and its
+//     metadata), not its content.
+//   - The xattr setters and removers are refused with EOPNOTSUPP, what a
+//     filesystem without xattrs answers (cp -a, rsync -X and tar go on
+//     without them): a POSIX ACL is an xattr and would change who may write
+//     a file the policy keeps read-only, and Landlock does not cover xattrs. Hiding names is the interposer's job (cosmetic, see
 //     DESIGN.md). chdir into a denied directory grants nothing, because every
 //     open relative to the cwd is brokered and decided on the canonical path.
 //   - TIOCSTI and TIOCLINUX are refused: they push keystrokes into the
@@ -118,6 +122,14 @@ var Table = []Rule{
 	{Syscall: "lookup_dcookie", Action: Refuse, Errno: unix.EPERM, Reason: "resolves paths unbrokered"},
 	{Syscall: "uselib", Action: Refuse, Errno: unix.EPERM, Reason: "opens a path unbrokered"},
 	{Syscall: "fanotify_init", Action: Refuse, Errno: unix.EPERM, Reason: "can open files from events"},
+	{Syscall: "setxattr", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "an ACL would change who may write a read-only file; Landlock does not cover xattrs (EOPNOTSUPP: cp -a, rsync -X, tar carry on)"},
+	{Syscall: "lsetxattr", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "xattr setter"},
+	{Syscall: "fsetxattr", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "xattr setter"},
+	{Syscall: "setxattrat", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "xattr setter"},
+	{Syscall: "removexattr", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "removing an ACL changes permissions too"},
+	{Syscall: "lremovexattr", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "xattr setter"},
+	{Syscall: "fremovexattr", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "xattr setter"},
+	{Syscall: "removexattrat", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "xattr setter"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCSTI}, Reason: "injects keystrokes into the terminal"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCLINUX}, Reason: "console injection"},
 
