@@ -48,8 +48,11 @@ func (w *World) startServices(c Case) (*services, error) {
 		w.Vars[f.name] = f.addr
 		w.Canaries[f.name] = canary
 	}
-	victim := exec.Command("/bin/sleep", "600")
-	victim.SysProcAttr = w.procAttr()
+	victim, err := w.victim()
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
 	if err := victim.Start(); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("start victim: %w", err)
@@ -75,6 +78,33 @@ func (w *World) startServices(c Case) (*services, error) {
 		}
 	}
 	return s, nil
+}
+
+// victim is a process of the user outside the sandbox holding secrets an
+// agent could look for through /proc: the key open on its stdin, a deleted
+// file with a canary on fd 3, and a secret in its environment.
+func (w *World) victim() (*exec.Cmd, error) {
+	key, err := os.Open(filepath.Join(w.Home, ".ssh/id_rsa"))
+	if err != nil {
+		return nil, fmt.Errorf("start victim: %w", err)
+	}
+	deleted := filepath.Join(w.Root, "deleted-secret")
+	w.Canaries["victim-deleted"] = "CANARY-DELETED-" + w.Tag
+	w.Canaries["victim-env"] = "CANARY-VICTIMENV-" + w.Tag
+	if err := os.WriteFile(deleted, []byte(w.Canaries["victim-deleted"]), 0o600); err != nil {
+		return nil, fmt.Errorf("start victim: %w", err)
+	}
+	df, err := os.Open(deleted)
+	if err != nil {
+		return nil, fmt.Errorf("start victim: %w", err)
+	}
+	os.Remove(deleted)
+	v := exec.Command("/bin/sleep", "600")
+	v.Stdin = key
+	v.ExtraFiles = []*os.File{df}
+	v.Env = []string{"SESSION_SECRET=" + w.Canaries["victim-env"]}
+	v.SysProcAttr = w.procAttr()
+	return v, nil
 }
 
 // serveFixed answers every connection on a unix socket with reply (after
