@@ -24,12 +24,12 @@ const MaxMessage = 64 << 10
 
 // Request types sent by the interposer.
 const (
-	MsgHello  = "hello"  // → hello response with the snapshot
-	MsgDecide = "decide" // → decision
-	MsgStub   = "stub"   // → stub (size, and the stub as a descriptor)
-	MsgHint   = "hint"   // no response: an audit hint
-	MsgError  = "error"  // response to a request the server cannot answer
-	MsgDecisn = "decision"
+	MsgHello    = "hello"    // → hello response with the snapshot
+	MsgDecide   = "decide"   // → decision
+	MsgStub     = "stub"     // → stub (size, and the stub as a descriptor)
+	MsgHint     = "hint"     // no response: an audit hint
+	MsgError    = "error"    // response to a request the server cannot answer
+	MsgDecision = "decision" // → answer to decide
 )
 
 // Request is every message the interposer sends. Field order is the wire
@@ -67,7 +67,8 @@ type Snapshot struct {
 
 // SnapRule is one filesystem rule, encoded as [rank, glob, errno].
 type SnapRule struct {
-	_msgpack struct{} `msgpack:",as_array"` //nolint:unused // msgpack's marker
+	//lint:ignore U1000 msgpack reads the tag: encode as an array
+	_msgpack struct{} `msgpack:",as_array"`
 	Rank     uint8    // 0 deny, 1 redact, 2 allow_write, 3 allow_read
 	Glob     string   // absolute, variables expanded
 	Errno    string   // "" or the rule's own errno ("EACCES")
@@ -207,7 +208,7 @@ func (s *InterposerServer) answer(r Request) (Response, []byte) {
 			return errorResponse("decide: op must be stat or read"), nil
 		}
 		d := s.broker.Decide(op, r.Path)
-		return Response{Type: MsgDecisn, Version: ProtoVersion, Action: string(d.Action), Errno: string(d.Errno)}, nil
+		return Response{Type: MsgDecision, Version: ProtoVersion, Action: string(d.Action), Errno: string(d.Errno)}, nil
 	case MsgStub:
 		d := s.broker.Decide(policy.OpRead, r.Path)
 		if d.Action != policy.Redact || s.stub == nil {

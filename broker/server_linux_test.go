@@ -102,7 +102,7 @@ func TestServerAnswers(t *testing.T) {
 		t.Errorf("hello = %+v, %v; want the snapshot", resp, ok)
 	}
 	resp, _, _ = c.ask(encode(t, Request{Type: MsgDecide, Version: ProtoVersion, Op: "stat", Path: "/a"}))
-	if resp.Type != MsgDecisn || resp.Action != "redact" {
+	if resp.Type != MsgDecision || resp.Action != "redact" {
 		t.Errorf("decide = %+v, want redact", resp)
 	}
 	resp, _, _ = c.ask(encode(t, Request{Type: MsgDecide, Version: ProtoVersion, Op: "write", Path: "/a"}))
