@@ -29,6 +29,9 @@ type Options struct {
 	DumpDir   string   // write request bodies here
 	Keep      bool
 	Timeout   time.Duration
+	// Merge keeps the other cells of an existing DocsDir/compat.json and
+	// replaces only those this run produced.
+	Merge bool
 }
 
 // DefaultPrefix is where `npm install -g` puts agents for this user: /usr/local
@@ -105,6 +108,11 @@ func RunMatrix(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 				return nil, err
 			}
 			rep.Outcomes = append(rep.Outcomes, out)
+		}
+	}
+	if o.Merge && o.DocsDir != "" {
+		if err := rep.mergeInto(filepath.Join(o.DocsDir, "compat.json")); err != nil {
+			return nil, err
 		}
 	}
 	if o.DocsDir != "" {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 )
@@ -205,4 +206,49 @@ func Rerender(jsonPath string) error {
 		return fmt.Errorf("decode report: %w", err)
 	}
 	return rep.Write(filepath.Dir(jsonPath))
+}
+
+// mergeInto takes the cells of the report at jsonPath that this report did
+// not rerun, so that one scenario can be rerun without the whole matrix.
+func (rep *Report) mergeInto(jsonPath string) error {
+	data, err := os.ReadFile(jsonPath)
+	if err != nil {
+		return fmt.Errorf("read report to merge: %w", err)
+	}
+	var old Report
+	if err := json.Unmarshal(data, &old); err != nil {
+		return fmt.Errorf("decode report to merge: %w", err)
+	}
+	fresh := map[[2]string]bool{}
+	for _, o := range rep.Outcomes {
+		fresh[[2]string{o.Agent, o.Scenario}] = true
+	}
+	merged := []Outcome{}
+	for _, o := range old.Outcomes {
+		if !fresh[[2]string{o.Agent, o.Scenario}] {
+			merged = append(merged, o)
+		}
+	}
+	rep.Outcomes = append(merged, rep.Outcomes...)
+	rep.Agents, rep.Scenarios = old.Agents, old.Scenarios
+	sort.SliceStable(rep.Outcomes, func(i, j int) bool {
+		return rep.order(rep.Outcomes[i]) < rep.order(rep.Outcomes[j])
+	})
+	return nil
+}
+
+// order ranks an outcome by agent, then scenario, as the report lists them.
+func (rep *Report) order(o Outcome) int {
+	a, s := len(rep.Agents), len(rep.Scenarios)
+	for i, x := range rep.Agents {
+		if x.Name == o.Agent {
+			a = i
+		}
+	}
+	for i, x := range rep.Scenarios {
+		if x.Name == o.Scenario {
+			s = i
+		}
+	}
+	return a*1000 + s
 }

@@ -37,6 +37,7 @@ func run() error {
 	flag.StringVar(&o.DocsDir, "docs", "", "write COMPAT.md and compat.json into this folder")
 	flag.StringVar(&o.DumpDir, "dump", "", "write every request body the model server received here")
 	flag.BoolVar(&o.Keep, "keep", false, "keep the fixtures on disk")
+	flag.BoolVar(&o.Merge, "merge", false, "replace only the cells this run produced in the existing compat.json")
 	flag.DurationVar(&o.Timeout, "timeout", 3*time.Minute, "time limit for one agent run")
 	render := flag.String("render", "", "only re-render COMPAT.md from this compat.json (after editing compat/analysis.md)")
 	flag.Parse()
