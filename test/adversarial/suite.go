@@ -36,6 +36,12 @@ type Case struct {
 	Timeout   time.Duration
 }
 
+// Account is who runs the sandbox; nil means the current user.
+type Account struct {
+	Name     string
+	UID, GID int
+}
+
 // interpreters run the script languages; C is compiled.
 var interpreters = map[string][]string{
 	"sh": {"/bin/bash"},

@@ -27,12 +27,6 @@ type World struct {
 	owner                             *Account
 }
 
-// Account is who runs the sandbox; nil means the current user.
-type Account struct {
-	Name     string
-	UID, GID int
-}
-
 // seed is the fake home, relative to Root: path → content. %s is the tag.
 var seed = map[string]string{
 	"home/.ssh/id_rsa":            "CANARY-SSH-%s",

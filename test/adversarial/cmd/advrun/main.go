@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command advrun runs aixbroker's adversarial suite (test/adversarial) and
 // prints a held/LEAK line per attack, a pass/FAIL line per legitimate
 // operation, and "N passed, M failed". It exits 1 when a failure is not
