@@ -97,6 +97,7 @@ func TestShowDeniedFilesDoNotExist(t *testing.T) {
 		{"node", "node -e \"console.log(require('fs').existsSync('" + key + "'))\"", "false\n"},
 		{"stat", "stat " + key + " 2>&1 | grep -c 'No such file'", "1\n"},
 		{"read", "cat " + key + " 2>&1 | grep -c 'No such file'", "1\n"},
+		{"python child, descriptors closed", "python3 -c \"import os, subprocess; subprocess.run(['ls', '-a', os.environ['HOME'] + '/.ssh'])\"", ".\n..\nknown_hosts\n"},
 		{"redacted exists", "test -e .env && echo yes", "yes\n"},
 		{"python redacted", "python3 -c \"import os; print(os.path.exists('.env'))\"", "True\n"},
 		{"node redacted", "node -e \"console.log(require('fs').existsSync('.env'))\"", "true\n"},
@@ -173,5 +174,22 @@ printf("%d bytes\n", (int)read(fd, b, sizeof b)); return 0; }
 				t.Errorf("%s:\n got %q\nwant %q", tt.script, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestExecHint: the command line a process executes reaches the audit as
+// a hint.
+func TestExecHint(t *testing.T) {
+	s := newSandbox(t)
+	if out, status := s.run(t, "on", "/bin/echo hint-marker >/dev/null"); status != 0 {
+		t.Fatalf("run: %d %s", status, out)
+	}
+	log, err := os.ReadFile(filepath.Join(s.home, "..", "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"decision":"hint","agent_cmd":"/bin/bash","cmd":["/bin/echo","hint-marker"]`
+	if !strings.Contains(string(log), want) {
+		t.Errorf("audit has no hint %s:\n%s", want, log)
 	}
 }
