@@ -23,7 +23,7 @@ import (
 var mutSyscalls = []string{
 	"rename", "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat",
 	"unlink", "unlinkat", "rmdir", "mkdir", "mkdirat", "mknod", "mknodat",
-	"truncate", "chmod", "fchmodat", "chown", "lchown", "fchownat", "utimes", "utimensat",
+	"truncate", "chmod", "fchmodat", "chown", "lchown", "fchownat", "utime", "utimes", "utimensat",
 }
 
 // mutTree builds one case's world under dir:
@@ -137,6 +137,11 @@ var mutCases = []mutCase{
 	{name: "utimensat in project", call: func(d string) error {
 		return unix.UtimesNanoAt(unix.AT_FDCWD, p(d, "proj/f"), []unix.Timespec{{Sec: 1}, {Sec: 2}}, 0)
 	}, want: "ok"},
+	{name: "utime in project", call: func(d string) error { return unix.Utime(p(d, "proj/f"), &unix.Utimbuf{Actime: 1, Modtime: 2}) },
+		want: "ok"},
+	{name: "utime outside", call: func(d string) error { return unix.Utime(p(d, "outside/o"), &unix.Utimbuf{Actime: 1, Modtime: 2}) },
+		want: "EACCES"},
+	{name: "utime now outside", call: func(d string) error { return unix.Utime(p(d, "outside/o"), nil) }, want: "EACCES"},
 	{name: "utimes outside", call: func(d string) error {
 		return unix.Utimes(p(d, "outside/o"), []unix.Timeval{{Sec: 1}, {Sec: 2}})
 	}, want: "EACCES"},

@@ -42,6 +42,7 @@ var X86_64 = &Arch{
 		"setfsuid": unix.SYS_SETFSUID, "setfsgid": unix.SYS_SETFSGID, "setgroups": unix.SYS_SETGROUPS,
 		"capset": unix.SYS_CAPSET,
 		"utimes": unix.SYS_UTIMES, "utimensat": unix.SYS_UTIMENSAT, "futimesat": unix.SYS_FUTIMESAT,
+		"utime": unix.SYS_UTIME, "fchmod": unix.SYS_FCHMOD, "fchown": unix.SYS_FCHOWN,
 		"connect": unix.SYS_CONNECT, "bind": unix.SYS_BIND,
 		"setxattr": unix.SYS_SETXATTR, "lsetxattr": unix.SYS_LSETXATTR, "fsetxattr": unix.SYS_FSETXATTR,
 		"setxattrat": unix.SYS_SETXATTRAT, "removexattr": unix.SYS_REMOVEXATTR,

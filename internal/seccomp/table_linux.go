@@ -164,6 +164,9 @@ var Table = []Rule{
 	{Syscall: "utimes", Action: Notify, Reason: "emulated"},
 	{Syscall: "utimensat", Action: Notify, Reason: "emulated"},
 	{Syscall: "futimesat", Action: Notify, Reason: "emulated"},
+	{Syscall: "utime", Action: Notify, Reason: "emulated"},
+	{Syscall: "fchmod", Action: Notify, Reason: "a descriptor opened for reading suffices: decided as a write on its file"},
+	{Syscall: "fchown", Action: Notify, Reason: "a descriptor opened for reading suffices: decided as a write on its file"},
 	{Syscall: "connect", Action: Notify, Reason: "Landlock cannot restrict connecting to unix sockets (docker, ssh-agent, D-Bus, tmux): the broker connects"},
 	{Syscall: "bind", Action: Notify, Reason: "the broker binds, deciding on the new name, and records the sandbox's own sockets"},
 
