@@ -105,9 +105,7 @@ type turn struct {
 	// answered counts the tool results in the request, for dialects whose
 	// results carry no call id.
 	answered int
-	// wantsJSON holds a response schema when the request asks for JSON.
-	wantsJSON map[string]any
-	stream    bool
+	stream   bool
 }
 
 // next records a turn's results and returns the call to send, or nil when
