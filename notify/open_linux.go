@@ -114,6 +114,11 @@ func readOpen(r *Request) (openReq, error) {
 	}
 	o.path = path
 	o.mode &= 0o7777
+	ops := openOps(o.flags)
+	r.attemptedOp = ops[len(ops)-1]
+	if o.flags&unix.O_CREAT != 0 {
+		r.attemptedOp = policy.OpCreate
+	}
 	return o, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/aixbroker/aixbroker/internal/fsops"
+	"github.com/aixbroker/aixbroker/policy"
 )
 
 func TestOpenMilestones(t *testing.T) {
@@ -153,5 +154,32 @@ func TestRunReturnsWithBlockedFIFO(t *testing.T) {
 	got := s.run(t, "bash", "-c", "cat never & sleep 0.3; kill -9 $!; echo done")
 	if !strings.Contains(got.stdout, "done") {
 		t.Errorf("stdout %q stderr %q", got.stdout, got.stderr)
+	}
+}
+
+// TestUndecidedRecordsAttempt: a request that fails before any decision
+// (the path does not exist) is recorded with the path as the agent gave
+// it, the operation its syscall implies and no decision.
+func TestUndecidedRecordsAttempt(t *testing.T) {
+	s := newSandbox(t)
+	s.run(t, "bash", "-c", "cat no-such-file; mkdir no-such-dir/sub; echo x > no-such-dir/f")
+	tests := []struct {
+		path, syscall string
+		wantOp        policy.Op
+	}{
+		{path: "no-such-file", syscall: "openat", wantOp: policy.OpRead},
+		{path: "no-such-dir/sub", syscall: "mkdir", wantOp: policy.OpCreate},
+		{path: "no-such-dir/f", syscall: "openat", wantOp: policy.OpCreate},
+	}
+	for _, tt := range tests {
+		evs := s.events.find(tt.path)
+		if len(evs) != 1 {
+			t.Errorf("%s: %d events, want 1: %+v", tt.path, len(evs), evs)
+			continue
+		}
+		ev := evs[0]
+		if ev.Op != tt.wantOp || ev.Syscall != tt.syscall || ev.Decision.Action != "" || ev.Result != "ENOENT" {
+			t.Errorf("%s: event %+v, want op %s, syscall %s, no decision, ENOENT", tt.path, ev, tt.wantOp, tt.syscall)
+		}
 	}
 }

@@ -29,6 +29,12 @@ type Request struct {
 	creds   *fsops.Creds
 	tgid    int
 	gen     uint64 // receive-role generation of the goroutine serving it
+	// attempted is the first path read from the target, as it gave it, and
+	// attemptedOp what the syscall would do with it: the audit record of a
+	// request that failed before deciding (a missing path) says what was
+	// tried.
+	attempted   string
+	attemptedOp policy.Op
 }
 
 // Detach lets the supervisor receive the next notifications on another
@@ -106,7 +112,11 @@ func (r *Request) ReadString(addr uint64, max int) (string, error) {
 
 // ReadPath reads the path argument i (PATH_MAX bounded).
 func (r *Request) ReadPath(i int) (string, error) {
-	return r.ReadString(r.Arg(i), unix.PathMax)
+	path, err := r.ReadString(r.Arg(i), unix.PathMax)
+	if err == nil && r.attempted == "" {
+		r.attempted = path
+	}
+	return path, err
 }
 
 // DirFD returns an O_PATH descriptor, owned by the request, of the

@@ -102,6 +102,7 @@ func handleSockaddr(r *Request) Reply {
 	if i := bytes.IndexByte(path, 0); i >= 0 {
 		path = path[:i]
 	}
+	r.attempted = string(path)
 	if r.Syscall == "bind" {
 		return r.bindPath(fd, string(path))
 	}

@@ -290,7 +290,13 @@ func (s *Supervisor) record(r *Request, result string) {
 		r.tgid = tgidOf(r.TID()) // after the reply: off the target's path
 	}
 	if len(r.events) == 0 {
-		r.events = append(r.events, broker.Event{Syscall: r.Syscall, PID: r.tgid, TID: r.TID()})
+		// No decision (Decision empty): the path as the target gave it,
+		// not canonical, and the operation the syscall implies.
+		op := r.attemptedOp
+		if op == "" {
+			op = syscallOps[r.Syscall]
+		}
+		r.events = append(r.events, broker.Event{Op: op, Path: r.attempted, Syscall: r.Syscall, PID: r.tgid, TID: r.TID()})
 	}
 	for _, ev := range r.events {
 		ev.Result = result
@@ -300,6 +306,23 @@ func (s *Supervisor) record(r *Request, result string) {
 		}
 		s.broker.Record(ev)
 	}
+}
+
+// syscallOps is the operation each trapped syscall implies, for the audit
+// record of a request that failed before deciding (the open family's
+// depends on its flags: see readOpen).
+var syscallOps = map[string]policy.Op{
+	"open": policy.OpRead, "openat": policy.OpRead, "openat2": policy.OpRead, "creat": policy.OpCreate,
+	"execve": policy.OpExec, "execveat": policy.OpExec,
+	"rename": policy.OpRename, "renameat": policy.OpRename, "renameat2": policy.OpRename,
+	"link": policy.OpLink, "linkat": policy.OpLink, "symlink": policy.OpCreate, "symlinkat": policy.OpCreate,
+	"unlink": policy.OpUnlink, "unlinkat": policy.OpUnlink, "rmdir": policy.OpUnlink,
+	"mkdir": policy.OpCreate, "mkdirat": policy.OpCreate, "mknod": policy.OpCreate, "mknodat": policy.OpCreate,
+	"bind": policy.OpCreate, "connect": OpConnect,
+	"truncate": policy.OpWrite, "chmod": policy.OpWrite, "fchmodat": policy.OpWrite, "fchmodat2": policy.OpWrite,
+	"chown": policy.OpWrite, "lchown": policy.OpWrite, "fchownat": policy.OpWrite,
+	"utime": policy.OpWrite, "utimes": policy.OpWrite, "utimensat": policy.OpWrite, "futimesat": policy.OpWrite,
+	"fchmod": policy.OpWrite, "fchown": policy.OpWrite,
 }
 
 // tgidOf returns the process id of thread tid (0 if it is gone). A thread
