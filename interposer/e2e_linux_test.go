@@ -193,3 +193,18 @@ func TestExecHint(t *testing.T) {
 		t.Errorf("audit has no hint %s:\n%s", want, log)
 	}
 }
+
+// TestThreadsAndFork: threads racing the snapshot load and forking get the
+// right answer every time, with errno preserved.
+func TestThreadsAndFork(t *testing.T) {
+	need(t, "gcc")
+	s := newSandbox(t)
+	prog := filepath.Join(s.project, "threads")
+	if out, err := exec.Command("gcc", "-O2", "-pthread", "-o", prog, "testdriver/threads.c").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	got, _ := s.run(t, "on", "./threads "+filepath.Join(s.home, ".ssh", "id_rsa")+" "+filepath.Join(s.project, "main.c"))
+	if got != "bad 0\n" {
+		t.Errorf("threads: %q, want %q", got, "bad 0\n")
+	}
+}

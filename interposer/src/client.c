@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "aix.h"
@@ -18,7 +19,7 @@ static int conn_fd = -1;          /* the inherited connector, or -1 */
 static dev_t conn_dev;
 static ino_t conn_ino;
 static char snap_file[AIX_PATH];  /* AIXBROKER_INTERPOSER_SNAPSHOT */
-static int loading;               /* 0 idle, 1 loading, 2 done (CAS) */
+static int loading;               /* 0 idle, the loader's pid, -1 done (CAS) */
 static unsigned char big[AIX_MAX_MSG]; /* the snapshot, owned by the loader */
 
 static int inited;                /* aix_client_init ran (CAS) */
@@ -234,22 +235,42 @@ static int load_from_file(void)
 }
 
 /* aix_ensure_snapshot loads the snapshot once, from the broker or else the
- * file; a thread that finds another loading gets "not ready" (no hiding),
- * never waits. */
+ * file. A thread that finds another thread of its process loading waits
+ * for it (at most about 1.5 s: a request times out after 1 s); a loader
+ * that belonged to the parent of a fork is gone, and its claim is taken
+ * over. */
 int aix_ensure_snapshot(void)
 {
-	if (aix_snapshot_ready())
-		return 1;
-	int idle = 0;
-	if (!__atomic_compare_exchange_n(&loading, &idle, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return 0;
-	aix_client_init();
-	if (load_from_broker() && load_from_file() && ++failures < 3) {
-		__atomic_store_n(&loading, 0, __ATOMIC_RELEASE); /* try again later, twice at most */
-		return 0;
+	struct timespec pause = {0, 100000};
+	int pid = 0;
+	for (int waited = 0;; waited++) {
+		if (aix_snapshot_ready())
+			return 1;
+		int v = __atomic_load_n(&loading, __ATOMIC_ACQUIRE);
+		if (v < 0)
+			return 0; /* gave up for good */
+		if (!pid)
+			pid = (int)getpid();
+		if (v > 0 && v != pid) { /* claimed in the parent before a fork */
+			__atomic_compare_exchange_n(&loading, &v, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+			continue;
+		}
+		if (v > 0) {
+			if (waited >= 15000)
+				return 0;
+			nanosleep(&pause, NULL);
+			continue;
+		}
+		if (!__atomic_compare_exchange_n(&loading, &v, pid, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			continue;
+		aix_client_init();
+		if (load_from_broker() && load_from_file() && ++failures < 3) {
+			__atomic_store_n(&loading, 0, __ATOMIC_RELEASE); /* try again later, twice at most */
+			return 0;
+		}
+		__atomic_store_n(&loading, -1, __ATOMIC_RELEASE); /* loaded, or a no-op for good */
+		return aix_snapshot_ready();
 	}
-	__atomic_store_n(&loading, 2, __ATOMIC_RELEASE); /* loaded, or a no-op for good */
-	return aix_snapshot_ready();
 }
 
 /* aix_stub_size asks the broker the size of the stub a redacted file reads
