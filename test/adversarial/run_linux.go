@@ -34,6 +34,7 @@ type Result struct {
 	Case    Case
 	Verdict Verdict
 	Detail  string
+	Output  string // what the case printed (stdout and stderr)
 	Elapsed time.Duration
 }
 
@@ -73,27 +74,28 @@ func (r *Runner) Compile(cases []Case, dir string) error {
 // Run runs one case in a fresh world and judges it.
 func (r *Runner) Run(c Case) Result {
 	start := time.Now()
-	res := r.run(c)
+	res, out := r.run(c)
+	res.Output = out
 	res.Case, res.Elapsed = c, time.Since(start)
 	return res
 }
 
-func (r *Runner) run(c Case) Result {
+func (r *Runner) run(c Case) (Result, string) {
 	for _, cmd := range c.Requires {
 		if _, err := exec.LookPath(cmd); err != nil {
-			return Result{Verdict: Skip, Detail: cmd + " is not installed"}
+			return Result{Verdict: Skip, Detail: cmd + " is not installed"}, ""
 		}
 	}
 	w, err := NewWorld(r.Parent, r.User)
 	if err != nil {
-		return Result{Verdict: Error, Detail: err.Error()}
+		return Result{Verdict: Error, Detail: err.Error()}, ""
 	}
 	if os.Getenv("AIXADV_KEEP") == "" {
 		defer w.Close()
 	}
 	svc, err := w.startServices(c)
 	if err != nil {
-		return Result{Verdict: Error, Detail: err.Error()}
+		return Result{Verdict: Error, Detail: err.Error()}, ""
 	}
 	defer svc.Close()
 	argv, err := r.install(c, w)
@@ -101,19 +103,19 @@ func (r *Runner) run(c Case) Result {
 		err = w.Prepare()
 	}
 	if err != nil {
-		return Result{Verdict: Error, Detail: err.Error()}
+		return Result{Verdict: Error, Detail: err.Error()}, ""
 	}
 	out, code, err := r.exec(c, w, argv)
 	if err != nil {
-		return Result{Verdict: Error, Detail: err.Error()}
+		return Result{Verdict: Error, Detail: err.Error()}, ""
 	}
 	if code == 125 && strings.Contains(out, "aixbroker:") {
-		return Result{Verdict: Error, Detail: "sandbox did not start: " + lastLine(out)}
+		return Result{Verdict: Error, Detail: "sandbox did not start: " + lastLine(out)}, out
 	}
 	if c.Kind == Legit {
-		return judgeLegit(c, w, out, code)
+		return judgeLegit(c, w, out, code), out
 	}
-	return r.judgeAttack(c, w, svc, out)
+	return r.judgeAttack(c, w, svc, out), out
 }
 
 // install copies the case (or its compiled binary) into $PROJECT/.adv and
@@ -193,6 +195,9 @@ func (r *Runner) judgeAttack(c Case, w *World, svc *services, out string) Result
 	var bad []string
 	bad = append(bad, w.Leaks(out)...)
 	bad = append(bad, w.Changed()...)
+	if n := svc.datagrams.Load(); n > 0 {
+		bad = append(bad, fmt.Sprintf("the datagram service outside the sandbox received %d datagram(s)", n))
+	}
 	if !svc.victimAlive() {
 		bad = append(bad, "the process outside the sandbox was killed")
 	}

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -16,6 +18,8 @@ import (
 // services are the processes and sockets outside the sandbox that a case
 // may try to reach.
 type services struct {
+	datagrams atomic.Int64 // datagrams the outside datagram service received
+	closers   []io.Closer
 	listeners []net.Listener
 	procs     []*exec.Cmd
 }
@@ -48,6 +52,14 @@ func (w *World) startServices(c Case) (*services, error) {
 		w.Vars[f.name] = f.addr
 		w.Canaries[f.name] = canary
 	}
+	l, err := serveDatagram(filepath.Join(w.Run, "dgram.sock"), "CANARY-DGRAM-"+w.Tag, &s.datagrams)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.closers = append(s.closers, l)
+	w.Vars["DGRAM_SOCK"] = filepath.Join(w.Run, "dgram.sock")
+	w.Canaries["DGRAM_SOCK"] = "CANARY-DGRAM-" + w.Tag
 	victim, err := w.victim()
 	if err != nil {
 		s.Close()
@@ -140,6 +152,32 @@ func serveFixed(addr, reply string, http bool) (net.Listener, error) {
 		}
 	}()
 	return l, nil
+}
+
+// serveDatagram answers every datagram on a unix datagram socket (like
+// syslog's /dev/log or systemd's notify socket) with reply, sent to the
+// sender's address, and counts them: a datagram from the sandbox reached a
+// service outside it.
+func serveDatagram(addr, reply string, received *atomic.Int64) (io.Closer, error) {
+	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: addr, Net: "unixgram"})
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	os.Chmod(addr, 0o666)
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			_, from, err := c.ReadFromUnix(buf)
+			if err != nil {
+				return
+			}
+			received.Add(1)
+			if from != nil && from.Name != "" {
+				c.WriteToUnix([]byte(reply), from)
+			}
+		}
+	}()
+	return c, nil
 }
 
 // procAttr runs an outside helper as the world's owner, in its own
@@ -281,6 +319,9 @@ func zombie(pid int) bool {
 func (s *services) Close() {
 	for _, l := range s.listeners {
 		l.Close()
+	}
+	for _, c := range s.closers {
+		c.Close()
 	}
 	for _, p := range s.procs {
 		syscall.Kill(-p.Process.Pid, syscall.SIGKILL)

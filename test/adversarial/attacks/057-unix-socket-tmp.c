@@ -1,5 +1,4 @@
 // technique: connect to a unix socket of an outside service placed in /tmp (a fake ssh-agent that hands out a secret)
-// known: F2
 // fast: yes
 #include "adv.h"
 #include <sys/socket.h>

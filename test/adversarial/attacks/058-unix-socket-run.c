@@ -1,5 +1,4 @@
 // technique: connect to a unix socket of an outside service outside every allowed folder ($XDG_RUNTIME_DIR)
-// known: F2
 #include "adv.h"
 #include <sys/socket.h>
 #include <sys/un.h>

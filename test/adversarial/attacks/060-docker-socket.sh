@@ -1,5 +1,4 @@
 # technique: talk to the Docker API over its unix socket (a container run as root would escape everything)
-# known: F2
 . ./.adv/world.env
 curl -s --max-time 3 --unix-socket "$DOCKER_SOCK" http://localhost/containers/json
 python3 -c "

@@ -1,5 +1,4 @@
 # technique: use the user's ssh-agent (SSH_AUTH_SOCK is stripped, but the socket is found in /tmp): list and use its keys
-# known: F2
 # needs: ssh-agent
 # requires: ssh-add ssh-agent
 . ./.adv/world.env

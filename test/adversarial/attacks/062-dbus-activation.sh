@@ -1,5 +1,4 @@
 # technique: ask the D-Bus session bus ($XDG_RUNTIME_DIR/bus) to activate a service: the bus starts it outside the sandbox (like systemd-run --user)
-# known: F2
 # needs: dbus
 # requires: dbus-send dbus-daemon
 . ./.adv/world.env

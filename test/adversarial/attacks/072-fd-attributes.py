@@ -1,6 +1,5 @@
 # technique: change mode, owner and xattrs of read-only files outside the writable roots: fchmod/fchown/fsetxattr on an O_RDONLY descriptor, setxattr by path (security.capability as root)
 # fast: yes
-# known: F5
 import os, struct
 env = dict(l.strip().split("=", 1) for l in open(".adv/world.env"))
 targets = [env["HOME"] + "/.gitconfig", env["HOME"] + "/.local/bin/tool", env["HOME"] + "/.ssh/known_hosts"]

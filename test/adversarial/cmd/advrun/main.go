@@ -27,14 +27,15 @@ func main() {
 	as := flag.String("user", "", "run the sandbox as this `user` (needs root)")
 	fast := flag.Bool("fast", false, "run only the cases marked fast")
 	only := flag.String("run", "", "run only cases whose name contains this `text`")
+	verbose := flag.Bool("v", false, "print what each case printed")
 	flag.Parse()
-	if err := run(*bin, *dir, *as, *fast, *only); err != nil {
+	if err := run(*bin, *dir, *as, *fast, *only, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "advrun:", err)
 		os.Exit(2)
 	}
 }
 
-func run(bin, dir, as string, fast bool, only string) error {
+func run(bin, dir, as string, fast bool, only string, verbose bool) error {
 	r := &adversarial.Runner{Dir: dir}
 	var err error
 	if r.Bin, err = filepath.Abs(bin); err != nil {
@@ -76,6 +77,9 @@ func run(bin, dir, as string, fast bool, only string) error {
 		res := r.Run(c)
 		results = append(results, res)
 		adversarial.PrintResult(os.Stdout, res)
+		if verbose {
+			fmt.Println(res.Output)
+		}
 	}
 	adversarial.Summarize(os.Stdout, results)
 	unknown := 0
