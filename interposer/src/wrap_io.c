@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +38,8 @@ DECL(int, execve, const char *, char *const[], char *const[]);
 DECL(int, execv, const char *, char *const[]);
 DECL(int, execvp, const char *, char *const[]);
 DECL(int, execvpe, const char *, char *const[], char *const[]);
+DECL(int, posix_spawn, pid_t *, const char *, const posix_spawn_file_actions_t *, const posix_spawnattr_t *, char *const[], char *const[]);
+DECL(int, posix_spawnp, pid_t *, const char *, const posix_spawn_file_actions_t *, const posix_spawnattr_t *, char *const[], char *const[]);
 
 __attribute__((constructor)) static void aix_init_io(void)
 {
@@ -45,6 +48,7 @@ __attribute__((constructor)) static void aix_init_io(void)
 	RESOLVE(fopen); RESOLVE(fopen64);
 	RESOLVE(closedir); RESOLVE(readdir); RESOLVE(readdir64); RESOLVE(getdents64);
 	RESOLVE(execve); RESOLVE(execv); RESOLVE(execvp); RESOLVE(execvpe);
+	RESOLVE(posix_spawn); RESOLVE(posix_spawnp);
 }
 
 /* ---- opens ---- */
@@ -246,4 +250,20 @@ int execvpe(const char *f, char *const argv[], char *const envp[])
 {
 	hint(f, argv);
 	return RESOLVE(execvpe)(f, argv, envp);
+}
+
+/* posix_spawn runs its child's execve inside libc, out of reach of the
+ * execve wrapper: the parent sends the hint. */
+int posix_spawn(pid_t *pid, const char *p, const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *at,
+		char *const argv[], char *const envp[])
+{
+	hint(p, argv);
+	return RESOLVE(posix_spawn)(pid, p, fa, at, argv, envp);
+}
+
+int posix_spawnp(pid_t *pid, const char *f, const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *at,
+		 char *const argv[], char *const envp[])
+{
+	hint(f, argv);
+	return RESOLVE(posix_spawnp)(pid, f, fa, at, argv, envp);
 }
