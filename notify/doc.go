@@ -26,8 +26,10 @@
 // blocked handler never stalls the sandbox. Each notification becomes a [Request] and is
 // passed to the [Handler] registered for its syscall name. The handler
 // returns a [Reply]; the supervisor sends it and then records one
-// broker.Event per decision the handler took (or one bare event if it took
-// none), with the result and the latency. A syscall is trapped only if a
+// broker.Event per decision the handler took (or, if it took none, one
+// event with no decision carrying the path as the agent gave it, or the
+// canonical path of an O_PATH open, and the operation the syscall implies),
+// with the result and the latency. A syscall is trapped only if a
 // handler is registered for it (see internal/seccomp.Build).
 //
 // # Writing a handler

@@ -67,6 +67,7 @@ func handleOpen(r *Request) Reply {
 		// /proc/self/fd, the *at syscalls, execveat) is trapped and
 		// decided on its canonical path, and the metadata it exposes is
 		// already visible through the untrapped stat family.
+		r.auditOPath(o)
 		return Continue("O_PATH: no access to content")
 	}
 	if fd, ok := ownFD(o.path); ok {
@@ -88,6 +89,24 @@ func handleOpen(r *Request) Reply {
 		return ErrorOf(err)
 	}
 	return r.openExisting(f, o.flags)
+}
+
+// auditOPath arranges for the audit record of an O_PATH open to carry the
+// canonical path, resolved just after the reply (off the target's path):
+// the kernel opens it, so the name is what the broker finds there a moment
+// later, for the auditor, not a decision.
+func (r *Request) auditOPath(o openReq) {
+	dirfd, err := r.dirFor(o)
+	if err != nil {
+		return
+	}
+	r.afterReply = func() {
+		f, err := r.resolveFrom(dirfd, o, o.flags&unix.O_NOFOLLOW == 0)
+		if err == nil {
+			r.attempted = f.Path
+			f.Close()
+		}
+	}
 }
 
 // readOpen reads the arguments of any open-family syscall.
@@ -190,6 +209,11 @@ func (r *Request) resolveOpen(o openReq, follow bool) (fsops.File, error) {
 	if err != nil {
 		return fsops.File{}, err
 	}
+	return r.resolveFrom(dirfd, o, follow)
+}
+
+// resolveFrom resolves o.path from dirfd (see dirFor).
+func (r *Request) resolveFrom(dirfd int, o openReq, follow bool) (fsops.File, error) {
 	if o.resolve&^resolveCached != 0 {
 		return resolveWith(dirfd, o.path, follow, o.resolve)
 	}

@@ -183,3 +183,17 @@ func TestUndecidedRecordsAttempt(t *testing.T) {
 		}
 	}
 }
+
+// TestOPathRecordsCanonical: an O_PATH open, which the kernel performs, is
+// recorded with the canonical path of what it names.
+func TestOPathRecordsCanonical(t *testing.T) {
+	s := newSandbox(t)
+	if err := os.Symlink("README", filepath.Join(s.project, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	s.run(t, "/usr/bin/python3", "-c", "import os; os.open('alias', os.O_PATH)")
+	evs := s.events.find(filepath.Join(s.project, "README"))
+	if len(evs) != 1 || evs[0].Op != policy.OpStat || evs[0].Result != "continue" {
+		t.Errorf("events %+v, want one O_PATH stat of README answered continue", evs)
+	}
+}

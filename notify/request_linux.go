@@ -35,6 +35,7 @@ type Request struct {
 	// tried.
 	attempted   string
 	attemptedOp policy.Op
+	afterReply  func() // run after the reply, before the request's descriptors close
 }
 
 // Detach lets the supervisor receive the next notifications on another

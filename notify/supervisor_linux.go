@@ -215,6 +215,9 @@ func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64) {
 		reply = call(h, r)
 	}
 	result := s.send(r, reply)
+	if r.afterReply != nil {
+		r.afterReply()
+	}
 	r.finish()
 	s.record(r, result)
 }
