@@ -8,11 +8,13 @@ package interposer
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -28,12 +30,11 @@ func newSandbox(t *testing.T) sandbox {
 		t.Skip("AIXBROKER_E2E=0")
 	}
 	root := t.TempDir()
-	s := sandbox{bin: filepath.Join(root, "aixbroker"), home: filepath.Join(root, "home"), project: filepath.Join(root, "home", "p")}
-	build := exec.Command("go", "build", "-o", s.bin, "../cmd/aixbroker")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build aixbroker: %v\n%s", err, out)
+	binOnce.Do(func() { binPath, binErr = buildBinary() })
+	if binErr != nil {
+		t.Fatal(binErr)
 	}
+	s := sandbox{bin: binPath, home: filepath.Join(root, "home"), project: filepath.Join(root, "home", "p")}
 	files := map[string]string{
 		".ssh/id_rsa":      "-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n",
 		".ssh/known_hosts": "example.com ssh-ed25519 AAAA\n",
@@ -51,6 +52,27 @@ func newSandbox(t *testing.T) sandbox {
 		}
 	}
 	return s
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// buildBinary builds cmd/aixbroker once for the package's tests.
+func buildBinary() (string, error) {
+	dir, err := os.MkdirTemp("", "aixbroker-interposer-e2e-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "aixbroker")
+	build := exec.Command("go", "build", "-o", bin, "../cmd/aixbroker")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build aixbroker: %w\n%s", err, out)
+	}
+	return bin, nil
 }
 
 // run runs script with bash in the sandbox and returns its output and exit
