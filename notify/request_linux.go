@@ -199,10 +199,11 @@ func statusTgid(status []byte) int {
 }
 
 // Target returns the fsops.Target path resolves for. The target's process
-// id is read only when path may name /proc/self or /proc/thread-self.
+// id is read only when path may name /proc/self, /proc/thread-self or one
+// of the target's descriptors (/proc/<pid>/fd/N/..., /dev/fd/N/...).
 func (r *Request) Target(path string) (fsops.Target, error) {
 	tgid := 0
-	if strings.Contains(path, "self") {
+	if strings.Contains(path, "self") || strings.Contains(path, "/fd/") {
 		var err error
 		if tgid, err = r.TGID(); err != nil {
 			return fsops.Target{}, err

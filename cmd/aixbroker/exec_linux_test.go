@@ -216,6 +216,7 @@ func TestExecMilestones(t *testing.T) {
 		{name: "pem in project redacted", script: "cat tools/secret.pem", wantOut: "BEGIN PRIVATE KEY"},
 		{name: "write outside project refused", script: "echo x > ~/outside.txt", wantCode: 1, wantErr: "Permission denied"},
 		{name: "project readable", script: "cat README.md", wantOut: "hello from the project"},
+		{name: "own descriptor does not reach the key", script: `exec 9<. && cat /proc/self/fd/9/../.ssh/id_rsa`, wantCode: 1, wantErr: "No such file or directory"},
 		{name: "exit status kept", script: "exit 7", wantCode: 7},
 		{name: "sandbox marker", script: `echo "active=$AIXGATE_ACTIVE"`, wantOut: "active=1"},
 	}
@@ -260,6 +261,16 @@ func TestExecRealWork(t *testing.T) {
 		{name: "python", needs: "python3", script: `python3 -c "import json,os; open('o.json','w').write(json.dumps({'k':1})); print(open('o.json').read()); os.remove('o.json')"`, wantOut: `{"k": 1}`},
 		{name: "node", needs: "node", script: `node -e "const fs=require('fs'); fs.writeFileSync('n.txt','node ok'); console.log(fs.readFileSync('n.txt','utf8')); fs.unlinkSync('n.txt')"`, wantOut: "node ok"},
 		{name: "gcc and make", needs: "gcc", script: "printf 'all:\\n\\tgcc -o /tmp/e2e-$$ src/main.c && /tmp/e2e-$$ && echo built && rm /tmp/e2e-$$\\n' > Makefile && make -s && rm Makefile", wantOut: "built"},
+		{name: "paths through own descriptors (Bun)", needs: "python3", script: `python3 -c "
+import os
+d = os.open('.', os.O_RDONLY | os.O_DIRECTORY)
+fd = os.open(f'/proc/self/fd/{d}/bun.txt', os.O_CREAT | os.O_WRONLY | os.O_NOFOLLOW, 0o644)
+os.write(fd, b'bun ok'); os.close(fd)
+os.mkdir(f'/proc/self/fd/{d}/bundir')
+os.rename(f'/proc/self/fd/{d}/bun.txt', f'/dev/fd/{d}/bundir/b.txt')
+print(open(f'/proc/thread-self/fd/{d}/bundir/b.txt').read())
+os.unlink(f'/proc/self/fd/{d}/bundir/b.txt'); os.rmdir(f'/proc/self/fd/{d}/bundir')
+"`, wantOut: "bun ok"},
 		{name: "tmp is writable", script: "f=$(mktemp) && echo tmp > $f && cat $f && rm $f", wantOut: "tmp"},
 	}
 	for _, who := range accounts(t) {

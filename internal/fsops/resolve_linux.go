@@ -194,7 +194,19 @@ func splitLast(path string) (dir, name string) {
 // open resolves path like the kernel would for the target and opens it with
 // flags (O_PATH at least). Magic links are refused (ELOOP).
 func (t Target) open(dirfd int, path string, flags int) (int, error) {
-	start, rel, resolve, err := t.start(dirfd, t.rewriteProc(path))
+	rewritten := t.rewriteProc(path)
+	if n, rest, ok := t.ownFDPath(rewritten); ok && !t.chrooted && (rest != "" || flags&unix.O_DIRECTORY != 0) {
+		fdDir, err := t.openOwnFD(n)
+		if err != nil {
+			return -1, &os.PathError{Op: "openat2", Path: path, Err: err}
+		}
+		defer unix.Close(fdDir)
+		if rest == "" {
+			rest = "."
+		}
+		dirfd, rewritten = fdDir, rest
+	}
+	start, rel, resolve, err := t.start(dirfd, rewritten)
 	if err != nil {
 		return -1, err
 	}
@@ -269,6 +281,46 @@ func (t Target) rewriteProc(path string) string {
 		return repl
 	}
 	return repl + "/" + tail
+}
+
+// ownFDPath recognises a path through one of the target's own descriptors,
+// as written after rewriteProc: /proc/<tgid>/fd/N/rest,
+// /proc/<tgid>/task/<tid>/fd/N/rest or /dev/fd/N/rest. The kernel resolves
+// such a path exactly like openat(N, rest); runtimes such as Bun spell
+// their *at calls this way. Any other route through a magic link stays
+// refused (ELOOP).
+func (t Target) ownFDPath(path string) (n int, rest string, ok bool) {
+	if t.TGID <= 0 {
+		return 0, "", false
+	}
+	tg := strconv.Itoa(t.TGID)
+	var after string
+	for _, prefix := range []string{"/dev/fd/", "/proc/" + tg + "/fd/", "/proc/" + tg + "/task/" + strconv.Itoa(t.TID) + "/fd/"} {
+		if a, found := strings.CutPrefix(path, prefix); found {
+			after, ok = a, true
+			break
+		}
+	}
+	if !ok {
+		return 0, "", false
+	}
+	num, rest, _ := strings.Cut(after, "/")
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 || num == "" || num[0] == '+' {
+		return 0, "", false
+	}
+	return n, rest, true
+}
+
+// openOwnFD opens, O_PATH, what the target thread's descriptor n refers to
+// (following /proc/<tid>/fd/n on purpose: it is the target's own object).
+func (t Target) openOwnFD(n int) (int, error) {
+	link := "/proc/" + strconv.Itoa(t.TID) + "/fd/" + strconv.Itoa(n)
+	fd, err := retryFD(func() (int, error) { return unix.Open(link, unix.O_PATH|unix.O_CLOEXEC, 0) })
+	if errors.Is(err, unix.ENOENT) {
+		return -1, unix.EBADF // the target has no descriptor n
+	}
+	return fd, err
 }
 
 // cutProcPrefix strips a leading "/proc/" (any number of slashes) and

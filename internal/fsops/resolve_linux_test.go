@@ -294,3 +294,51 @@ func FuzzSplitRewrite(f *testing.F) {
 		}
 	})
 }
+
+// TestOwnFDPaths: a path through one of the target's own descriptors
+// (/proc/self/fd/N/name, as Bun writes *at calls) resolves like
+// openat(N, name); another process's descriptors stay refused.
+func TestOwnFDPaths(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dfd := openDir(t, dir)
+	n := strconv.Itoa(dfd)
+	tg := hostTarget()
+	tests := []struct {
+		path  string
+		want  string // canonical path, or "" for an error
+		errno unix.Errno
+	}{
+		{path: "/proc/self/fd/" + n + "/f", want: filepath.Join(dir, "f")},
+		{path: "/proc/thread-self/fd/" + n + "/f", want: filepath.Join(dir, "f")},
+		{path: "/dev/fd/" + n + "/f", want: filepath.Join(dir, "f")},
+		{path: "/proc/self/fd/" + n + "/missing", errno: unix.ENOENT},
+		{path: "/proc/self/fd/99999/f", errno: unix.EBADF},
+		{path: "/proc/" + strconv.Itoa(os.Getppid()) + "/fd/0/x", errno: unix.ELOOP}, // not the target's own
+	}
+	for _, tt := range tests {
+		f, err := tg.ResolveFile(-1, tt.path, true, false)
+		if tt.want == "" {
+			if ErrnoOf(err) != tt.errno {
+				t.Errorf("ResolveFile(%q) = %v, want %v", tt.path, err, tt.errno)
+			}
+			if err == nil {
+				f.Close()
+			}
+			continue
+		}
+		if err != nil || f.Path != tt.want {
+			t.Errorf("ResolveFile(%q) = %q, %v, want %q", tt.path, f.Path, err, tt.want)
+		}
+		if err == nil {
+			f.Close()
+		}
+	}
+	p, err := tg.ResolveParent(-1, "/proc/self/fd/"+n+"/new")
+	if err != nil || p.Path() != filepath.Join(dir, "new") {
+		t.Fatalf("ResolveParent = %v, %v, want %s/new", p, err, dir)
+	}
+	p.Close()
+}
