@@ -205,6 +205,9 @@ func Rerender(jsonPath string) error {
 	if err := json.Unmarshal(data, &rep); err != nil {
 		return fmt.Errorf("decode report: %w", err)
 	}
+	if err := rep.refreshTitles(); err != nil {
+		return err
+	}
 	return rep.Write(filepath.Dir(jsonPath))
 }
 
@@ -231,6 +234,9 @@ func (rep *Report) mergeInto(jsonPath string) error {
 	}
 	rep.Outcomes = append(merged, rep.Outcomes...)
 	rep.Agents, rep.Scenarios = old.Agents, old.Scenarios
+	if err := rep.refreshTitles(); err != nil {
+		return err
+	}
 	sort.SliceStable(rep.Outcomes, func(i, j int) bool {
 		return rep.order(rep.Outcomes[i]) < rep.order(rep.Outcomes[j])
 	})
@@ -251,4 +257,21 @@ func (rep *Report) order(o Outcome) int {
 		}
 	}
 	return a*1000 + s
+}
+
+// refreshTitles takes the scenarios' titles and kinds from the built-in
+// scenarios, which may have been reworded since the report was written.
+func (rep *Report) refreshTitles() error {
+	scs, err := Scenarios()
+	if err != nil {
+		return err
+	}
+	for i, info := range rep.Scenarios {
+		for _, sc := range scs {
+			if sc.Name == info.Name {
+				rep.Scenarios[i] = ScenarioInfo{Name: sc.Name, Title: sc.Title, Kind: sc.Kind}
+			}
+		}
+	}
+	return nil
 }
