@@ -3,6 +3,8 @@ package interposer
 import (
 	"encoding/hex"
 	"flag"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -130,6 +132,57 @@ filesystem:
 		}
 		if engine != tt.want {
 			t.Errorf("engine: %s %s = %q, want %q", tt.op, tt.path, engine, tt.want)
+		}
+	}
+}
+
+// TestCDecoderOnCorruptInput feeds the C decoder mutations of the golden
+// hello (flipped, cut and repeated bytes): it may refuse them, never crash.
+func TestCDecoderOnCorruptInput(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "response-hello.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hello, err := hex.DecodeString(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var files []string
+	add := func(b []byte) {
+		f := filepath.Join(dir, fmt.Sprintf("%04d", len(files)))
+		if err := os.WriteFile(f, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	add(hello)
+	rng := rand.New(rand.NewPCG(6, 6))
+	for i := 0; i < 400; i++ {
+		b := append([]byte(nil), hello...)
+		switch i % 4 {
+		case 0: // flip a few bytes
+			for k := 0; k < 1+rng.IntN(4); k++ {
+				b[rng.IntN(len(b))] = byte(rng.IntN(256))
+			}
+		case 1: // cut
+			b = b[:rng.IntN(len(b))]
+		case 2: // a length byte set to its maximum
+			b[rng.IntN(len(b))] = 0xff
+		case 3: // a slice repeated
+			at := rng.IntN(len(b))
+			b = append(b[:at], append(append([]byte(nil), b[at:]...), b[at:]...)...)
+		}
+		add(b)
+	}
+	got := runDriver(t, driver(t), "", append([]string{"parse"}, files...)...)
+	if got[0] != "ok" {
+		t.Errorf("the golden hello itself: %s", got[0])
+	}
+	for i, g := range got {
+		if g == "crash" {
+			b, _ := os.ReadFile(files[i])
+			t.Errorf("C decoder crashed on %x", b)
 		}
 	}
 }

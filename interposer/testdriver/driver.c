@@ -5,9 +5,14 @@
  *	driver decide HELLO      load the snapshot from a hello response file, then
  *	                         answer "stat|read PATH" lines from stdin
  *	driver glob              answer "PATTERN PATH" lines: 1 or 0
+ *	driver parse FILE...     load each file as a hello response in a forked
+ *	                         child, then decide a few paths: "ok", "bad" or
+ *	                         "crash" a line (the decoder on corrupt input)
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../src/aix.h"
 
@@ -77,6 +82,34 @@ static int glob(void)
 	return 0;
 }
 
+static int parse(int n, char **files)
+{
+	static unsigned char buf[AIX_MAX_MSG];
+	const char *paths[] = {"/", "/home/u/.ssh/id_rsa", "/home/u/p/.env", "/a/b/c/d/e/f"};
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			FILE *f = fopen(files[i], "rb");
+			if (!f)
+				_exit(2);
+			size_t len = fread(buf, 1, sizeof buf, f);
+			fclose(f);
+			if (aix_parse_hello(buf, len))
+				_exit(1);
+			for (size_t k = 0; k < sizeof paths / sizeof *paths; k++) {
+				int err, expl;
+				aix_decide(OP_STAT, paths[k], &err, &expl);
+				aix_decide(OP_READ, paths[k], &err, &expl);
+			}
+			_exit(0);
+		}
+		int st;
+		waitpid(pid, &st, 0);
+		printf("%s\n", !WIFEXITED(st) ? "crash" : WEXITSTATUS(st) == 0 ? "ok" : "bad");
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -86,6 +119,8 @@ int main(int argc, char **argv)
 		return decide(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "glob"))
 		return glob();
-	fprintf(stderr, "usage: driver encode | decide HELLO | glob\n");
+	if (argc >= 2 && !strcmp(argv[1], "parse"))
+		return parse(argc - 2, argv + 2);
+	fprintf(stderr, "usage: driver encode | decide HELLO | glob | parse FILE...\n");
 	return 2;
 }
