@@ -38,7 +38,8 @@ import (
 //     bind resolves the parent, decides OpCreate on parent+name, binds
 //     /proc/self/fd/<parent>/<name> (a resulting sun_path over 108 bytes is
 //     ENAMETOOLONG) and records the inode the kernel reports bound
-//     (sock_diag, by the socket's own inode: no rename can swap it).
+//     (sock_diag, by the socket's own inode: no rename can swap it); a
+//     connect checks again that this socket is still the one bound there.
 //   - AF_UNIX, abstract: the broker is outside the Landlock domain whose
 //     scoping keeps the agent from abstract sockets outside it, so connect
 //     is performed only to a name a sandboxed process bound (bind and
@@ -47,8 +48,7 @@ import (
 //     autobind, AF_UNSPEC disconnect, EINVAL.
 //
 // Known limits: a server in the sandbox sees the broker as its peer in
-// SO_PEERCRED; an inode number reused after a sandbox socket was removed
-// stays allowed; sendto/sendmsg to a pathname address from an unconnected
+// SO_PEERCRED; sendto/sendmsg to a pathname address from an unconnected
 // datagram socket are not trapped (they carry a destination the filter
 // cannot read without trapping every send): datagram daemons such as
 // syslog and journald stay reachable.
@@ -223,8 +223,8 @@ func sockaddrUnix(path string) []byte {
 // session: they may connect to them whatever the policy says.
 type sessionSockets struct {
 	mu       sync.Mutex
-	inodes   map[[2]uint64]struct{} // (dev, low 32 bits of ino) of bound socket files
-	abstract map[string]struct{}    // abstract names, leading NUL included
+	inodes   map[[2]uint64]uint64 // (dev, low 32 bits of ino) of a bound socket file: the socket's own inode
+	abstract map[string]struct{}  // abstract names, leading NUL included
 }
 
 // addBound records the file the socket fd is now bound to. If the kernel
@@ -242,9 +242,9 @@ func (s *sessionSockets) addBound(fd int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.inodes == nil {
-		s.inodes = make(map[[2]uint64]struct{})
+		s.inodes = make(map[[2]uint64]uint64)
 	}
-	s.inodes[[2]uint64{dev, uint64(ino)}] = struct{}{}
+	s.inodes[[2]uint64{dev, uint64(ino)}] = st.Ino
 }
 
 // addAutobound records the abstract name the kernel chose for fd (a bind
@@ -259,11 +259,20 @@ func (s *sessionSockets) addAutobound(fd int) {
 	}
 }
 
+// hasInode reports whether the socket file (dev, ino) is one a sandboxed
+// process bound and that socket is still bound to it: a file whose
+// inode number was reused after the sandbox's socket went away (an outside
+// server's) is not.
 func (s *sessionSockets) hasInode(dev, ino uint64) bool {
+	key := [2]uint64{dev, ino & 0xffffffff}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.inodes[[2]uint64{dev, ino & 0xffffffff}]
-	return ok
+	sock, ok := s.inodes[key]
+	s.mu.Unlock()
+	if !ok {
+		return false
+	}
+	bdev, bino, err := boundInode(sock)
+	return err == nil && [2]uint64{bdev, uint64(bino)} == key
 }
 
 func (s *sessionSockets) addAbstract(name string) {
