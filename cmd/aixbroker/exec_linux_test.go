@@ -213,7 +213,7 @@ func TestExecMilestones(t *testing.T) {
 		{name: "ssh folder hidden", script: "ls -a ~/.ssh", wantCode: 2, wantErr: "No such file or directory"},
 		{name: "documents hidden", script: "cat ~/Documents/notes.txt", wantCode: 1, wantErr: "No such file or directory"},
 		{name: "other projects hidden", script: "cat ~/other-project/.env", wantCode: 1, wantErr: "No such file or directory"},
-		{name: "pem in project redacted", script: "cat tools/secret.pem", wantOut: "BEGIN PRIVATE KEY"},
+		{name: "pem in project redacted", script: "cat tools/secret.pem", wantOut: "redacted by aixbroker"},
 		{name: "write outside project refused", script: "echo x > ~/outside.txt", wantCode: 1, wantErr: "Permission denied"},
 		{name: "project readable", script: "cat README.md", wantOut: "hello from the project"},
 		{name: "own descriptor does not reach the key", script: `exec 9<. && cat /proc/self/fd/9/../.ssh/id_rsa`, wantCode: 1, wantErr: "No such file or directory"},
