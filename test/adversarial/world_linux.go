@@ -68,6 +68,9 @@ func NewWorld(parent string, who *Account) (*World, error) {
 		Canaries: map[string]string{}, pristine: map[string]bool{}, owner: who}
 	w.Project = filepath.Join(w.Home, "proj")
 	w.Scratch = filepath.Join(os.TempDir(), "aixadv-"+tag)
+	if who != nil {
+		os.Chmod(root, 0o755) // services started as who (ssh-agent, dbus-daemon) live below it
+	}
 	if err := w.populate(); err != nil {
 		w.Close()
 		return nil, err
