@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,9 @@ type Options struct {
 	Rounds int       // alternating rounds (the order of the sides flips every round)
 	Log    io.Writer // progress; nil: none
 	Only   []string  // side names to run (native always runs); empty: all
+	// Baseline, when set, is another aixbroker binary run as one more
+	// side ("baseline", broker only): a change measured before and after.
+	Baseline string
 }
 
 // microOp is one operation the helper times n times per run.
@@ -118,7 +122,17 @@ func Run(ctx context.Context, opt Options) (*Samples, error) {
 		Failed: map[string]string{}, Rounds: opt.Rounds, Started: time.Now(),
 	}
 	s.LoadAvg[0] = loadAvg()
-	for _, side := range Sides(opt.Bin, w.Project, opt.Root) {
+	sides := Sides(opt.Bin, w.Project, opt.Root)
+	if opt.Baseline != "" {
+		dir := filepath.Join(opt.Root, "baseline")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create baseline audit dir: %w", err)
+		}
+		base := Sides(opt.Baseline, w.Project, dir)[1]
+		base.Name = "baseline"
+		sides = append(sides, base)
+	}
+	for _, side := range sides {
 		if !selected(opt.Only, side.Name) {
 			continue
 		}
@@ -195,6 +209,18 @@ func (r *runner) warm(ctx context.Context) error {
 		cmd.Dir = r.w.Project
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("warm the page cache: %w", err)
+		}
+	}
+	// One build fills the build cache; the timed builds then recompile
+	// the edited package and link, as after an edit.
+	for _, m := range macros {
+		argv, err := m.Argv(r.w, -1)
+		if err != nil {
+			return err
+		}
+		cmd := exec.CommandContext(ctx, r.helper, append([]string{"run", r.w.path(m.Dir), "1"}, argv...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("warm up %s: %w: %s", m.Name, err, lastLine(string(out)))
 		}
 	}
 	return nil
@@ -304,11 +330,11 @@ func (r *runner) micro(ctx context.Context, side Side, op microOp) {
 }
 
 func (r *runner) read(ctx context.Context, side Side) {
-	res, err := r.exec(ctx, side, r.w.Project, []string{r.helper, "read", r.w.path("big.bin"), "1"})
+	res, err := r.exec(ctx, side, r.w.Project, []string{r.helper, "read", r.w.path("big.bin"), strconv.Itoa(readPasses)})
 	if err == nil {
 		var v []float64
-		if v, err = parseNumbers(res.stdout, 1e-6); err == nil && len(v) == 1 {
-			r.s.Read[side.Name] = append(r.s.Read[side.Name], v[0])
+		if v, err = parseNumbers(res.stdout, 1e-6); err == nil && len(v) == readPasses {
+			r.s.Read[side.Name] = append(r.s.Read[side.Name], median(v))
 			return
 		}
 		err = fmt.Errorf("helper output %q", res.stdout)
@@ -342,6 +368,9 @@ func (r *runner) macro(ctx context.Context, side Side, m macro, round int) {
 	}
 	r.s.Macro[m.Name][side.Name] = append(r.s.Macro[m.Name][side.Name], v[0])
 }
+
+// readPasses is how many times each round reads the large file per side.
+const readPasses = 5
 
 // startupRuns is how many times each round starts /bin/true per side.
 const startupRuns = 5

@@ -17,6 +17,7 @@ func newBenchCmd() *cobra.Command {
 		root   string
 		doc    string
 		sides  []string
+		base   string
 	)
 	cmd := &cobra.Command{
 		Use:   "bench",
@@ -41,7 +42,7 @@ and go; the workspace is generated once under --dir.`,
 				return fmt.Errorf("find this binary: %w", err)
 			}
 			s, err := bench.Run(cmd.Context(), bench.Options{
-				Bin: self, Root: root, Rounds: rounds, Log: cmd.ErrOrStderr(), Only: sides,
+				Bin: self, Root: root, Rounds: rounds, Log: cmd.ErrOrStderr(), Only: sides, Baseline: base,
 			})
 			if err != nil {
 				return fmt.Errorf("run benchmarks: %w", err)
@@ -61,5 +62,6 @@ and go; the workspace is generated once under --dir.`,
 	cmd.Flags().StringVar(&root, "dir", filepath.Join(os.TempDir(), "aixbroker-bench"), "workspace `dir`ectory (generated once, reused)")
 	cmd.Flags().StringVar(&doc, "doc", "", "rewrite this `file`'s generated sections (docs/PERFORMANCE.md)")
 	cmd.Flags().StringSliceVar(&sides, "side", nil, "run only these `sides` besides native: aixbroker, aixbroker+interposer, bubblewrap")
+	cmd.Flags().StringVar(&base, "baseline", "", "also run this other aixbroker `binary` as side \"baseline\" (a change measured before and after)")
 	return cmd
 }
