@@ -28,7 +28,12 @@ lint: interposer
 	$(GO) vet $(PKGS)
 	$(STATICCHECK) $(PKGS)
 
+# bench: native vs aixbroker vs bubblewrap (package bench, `aixbroker bench`),
+# alternating rounds; prints the table and rewrites the Summary, Macro
+# benchmarks and Startup sections of docs/PERFORMANCE.md. ROUNDS=n, and
+# BASELINE=path/to/older/aixbroker to measure a change before and after.
 bench: build
+	./$(BIN) bench --rounds $(or $(ROUNDS),5) --doc docs/PERFORMANCE.md $(if $(BASELINE),--baseline $(BASELINE))
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./policy/ ./audit/
 
 fuzz:
