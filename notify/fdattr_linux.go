@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -55,16 +56,24 @@ func (r *Request) fdAction(n int32, fn func(fd int) error) Reply {
 	}))
 }
 
+// pidfdThread is PIDFD_THREAD, missing from x/sys/unix.
+const pidfdThread = unix.O_EXCL
+
 // callerFD duplicates the target's descriptor n into the broker.
 func (r *Request) callerFD(n int32) (int, error) {
 	if n < 0 {
 		return -1, unix.EBADF
 	}
-	tgid, err := r.TGID()
-	if err != nil {
-		return -1, err
+	// A thread pidfd (Linux 6.9) names the calling thread's own descriptor
+	// table (it may have unshared it) and spares reading its process id.
+	pidfd, err := unix.PidfdOpen(r.TID(), pidfdThread)
+	if errors.Is(err, unix.EINVAL) {
+		tgid, err := r.TGID()
+		if err != nil {
+			return -1, err
+		}
+		pidfd, err = unix.PidfdOpen(tgid, 0)
 	}
-	pidfd, err := unix.PidfdOpen(tgid, 0)
 	if err != nil {
 		return -1, unix.ESRCH
 	}
