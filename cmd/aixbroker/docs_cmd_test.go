@@ -38,7 +38,7 @@ func checkDocExamples(t *testing.T, path string, minBlocks int) {
 	fakeHome(t)
 	// Home and projects live outside the temporary directories, which
 	// generic makes writable: recipes test that paths are not writable.
-	root, err := os.MkdirTemp(".", ".doctest-")
+	root, err := os.MkdirTemp(e2eParent(t), ".doctest-")
 	if err != nil {
 		t.Fatal(err)
 	}
