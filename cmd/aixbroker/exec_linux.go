@@ -34,14 +34,23 @@ func runSandbox(ctx context.Context, r sandboxRun) (int, error) {
 
 // denyInodes records the inodes of the files the deny and redact rules name
 // that exist now, so a hard link made to one before the session is still
-// recognised. Globs without ** are expanded (~/.ssh/id_*); ** globs are
-// matched by name only, and so are globs on /proc and /sys, where no hard
-// link can be made (expanding /proc/*/task/*/environ cost hundreds of
-// milliseconds of startup).
+// recognised. Globs without ** are expanded (~/.ssh/id_*); a deny of a
+// whole folder (~/.aws/**) records the regular files below it, at most
+// maxDenyWalk in all; other ** globs are matched by name only, and so are
+// globs on /proc and /sys, where no hard link can be made (expanding
+// /proc/*/task/*/environ cost hundreds of milliseconds of startup).
 func denyInodes(cmd *cobra.Command, eng *policy.Engine) *fsops.DenyInodes {
 	var paths []string
+	budget := maxDenyWalk
 	for _, r := range eng.Rules() {
-		if (r.List != "deny" && r.List != "redact") || strings.Contains(r.Glob, "**") || onPseudoFS(r.Glob) {
+		if r.List != "deny" && r.List != "redact" || onPseudoFS(r.Glob) {
+			continue
+		}
+		if dir, ok := strings.CutSuffix(r.Glob, "/**"); ok && r.List == "deny" && !hasMeta(dir) && dir != "/" && !underDir(eng.Vars().Project, dir) {
+			paths = append(paths, regularFiles(dir, &budget)...)
+			continue
+		}
+		if strings.Contains(r.Glob, "**") {
 			continue
 		}
 		matches, err := filepath.Glob(r.Glob)
@@ -77,3 +86,26 @@ func landlockRoots(r policy.Roots) landlock.Roots {
 	exec := append(append([]string{}, r.ReadDirs...), r.WriteDirs...)
 	return landlock.Roots{Read: r.ReadDirs, Write: r.WriteDirs, Exec: exec}
 }
+
+// maxDenyWalk bounds the files recorded below denied folders, to keep
+// startup fast whatever the home folder holds.
+const maxDenyWalk = 4096
+
+// regularFiles lists regular files below dir (symlinks not followed), at
+// most *budget of them.
+func regularFiles(dir string, budget *int) []string {
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || *budget <= 0 {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() {
+			out = append(out, p)
+			*budget--
+		}
+		return nil
+	})
+	return out
+}
+
+func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[{\\") }

@@ -116,6 +116,13 @@ func newWorld(t *testing.T, who account) world {
 			w.canaries[p] = content
 		}
 	}
+	// Hard links made before the session to denied files, one named by a
+	// literal glob and one below a denied folder (~/.aws/**).
+	for link, target := range map[string]string{"proj/keylink": ".ssh/id_rsa", "proj/awslink": ".aws/credentials"} {
+		if err := os.Link(filepath.Join(w.home, target), filepath.Join(w.home, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if who.uid >= 0 {
 		if err := os.Chmod(root, 0o755); err != nil {
 			t.Fatal(err)
@@ -199,6 +206,8 @@ func TestExecMilestones(t *testing.T) {
 		{name: "write outside project refused", script: "echo x > ~/outside.txt", wantCode: 1, wantErr: "Permission denied"},
 		{name: "project readable", script: "cat README.md", wantOut: "hello from the project"},
 		{name: "own descriptor does not reach the key", script: `exec 9<. && cat /proc/self/fd/9/../.ssh/id_rsa`, wantCode: 1, wantErr: "No such file or directory"},
+		{name: "hard link to a denied key", script: "cat keylink", wantCode: 1, wantErr: "No such file or directory"},
+		{name: "hard link into a denied folder", script: "cat awslink", wantCode: 1, wantErr: "No such file or directory"},
 		{name: "exit status kept", script: "exit 7", wantCode: 7},
 		{name: "sandbox marker", script: `echo "active=$AIXGATE_ACTIVE"`, wantOut: "active=1"},
 	}
