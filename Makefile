@@ -80,8 +80,11 @@ fuzz-macos:
 ADV_USER ?= $(shell [ "$$(id -u)" = 0 ] && echo aixbroker-e2e)
 .PHONY: test-adversarial
 test-adversarial: build
-	$(GO) run ./test/adversarial/cmd/advrun -bin $(BIN)
-ifneq ($(ADV_USER),)
-	id $(ADV_USER) >/dev/null 2>&1 || useradd --system --no-create-home --shell /bin/sh $(ADV_USER)
-	$(GO) run ./test/adversarial/cmd/advrun -bin $(BIN) -user $(ADV_USER)
-endif
+	@status=0; \
+	$(GO) run ./test/adversarial/cmd/advrun -bin $(BIN) || status=1; \
+	if [ -n "$(ADV_USER)" ]; then \
+		id $(ADV_USER) >/dev/null 2>&1 || useradd --system --no-create-home --shell /bin/sh $(ADV_USER); \
+		echo "== again as $(ADV_USER)"; \
+		$(GO) run ./test/adversarial/cmd/advrun -bin $(BIN) -user $(ADV_USER) || status=1; \
+	fi; \
+	exit $$status
