@@ -77,17 +77,18 @@ var macros = []macro{
 
 // Samples are the raw figures of one run, by benchmark, side and round.
 type Samples struct {
-	Sides   []Side
-	Micro   map[string]map[string][][]float64 // op → side → round → latencies (µs)
-	Macro   map[string]map[string][]float64   // command → side → seconds per round
-	Startup map[string][][]float64            // side → round → ms per start
-	RSS     map[string]int64                  // side → peak RSS of the launcher (KiB)
-	Read    map[string][]float64              // side → MB/s per round
-	Failed  map[string]string                 // "bench/side" → first error
-	LoadAvg [2]string                         // at start and end
-	Rounds  int
-	Started time.Time
-	Elapsed time.Duration
+	Sides    []Side
+	Micro    map[string]map[string][][]float64 // op → side → round → latencies (µs)
+	Macro    map[string]map[string][]float64   // command → side → seconds per round
+	Startup  map[string][][]float64            // side → round → ms per start
+	RSS      map[string]int64                  // side → peak RSS of the launcher (KiB)
+	Read     map[string][]float64              // side → MB/s per round
+	Failed   map[string]string                 // "bench/side" → first error
+	LoadAvg  [2]string                         // at start and end
+	Baseline string                            // the baseline binary's version line, if any
+	Rounds   int
+	Started  time.Time
+	Elapsed  time.Duration
 }
 
 type runner struct {
@@ -128,6 +129,11 @@ func Run(ctx context.Context, opt Options) (*Samples, error) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("create baseline audit dir: %w", err)
 		}
+		out, err := exec.CommandContext(ctx, opt.Baseline, "version").Output()
+		if err != nil {
+			return nil, fmt.Errorf("baseline %s: %w", opt.Baseline, err)
+		}
+		s.Baseline = strings.TrimSpace(string(out))
 		base := Sides(opt.Baseline, w.Project, dir)[1]
 		base.Name = "baseline"
 		sides = append(sides, base)
