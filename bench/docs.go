@@ -48,10 +48,11 @@ comparison uses the prototype figures recorded in DESIGN.md.
 		sum.WriteString(mdRow(x.Side, fmt.Sprintf("%.0f", x.P50), fmt.Sprintf("%.2f", x.Ratio), fmt.Sprintf("%.0f–%.0f", x.Lo, x.Hi)))
 	}
 	if len(s.Failed) > 0 {
-		sum.WriteString("\nFailed in this run:\n\n")
+		sum.WriteString("\nFailed in this run (the rounds that failed are left out of the figures):\n\n")
 		for _, k := range sortedKeys(s.Failed) {
 			fmt.Fprintf(&sum, "- %s: %s\n", k, s.Failed[k])
 		}
+		sum.WriteString(failureNotes)
 	}
 
 	fmt.Fprintf(&mac, "%s\n\nEach command timed from inside the sandbox by the helper (startup not included), in the generated workspace: a 20,000-file git repository, 2,000 node modules, a small Go module whose one package is edited before every build (warm build cache). Same run as the summary.\n\n", secMacro)
@@ -182,4 +183,18 @@ garbage collector's first cycle (5 MB goal, 48 ms of clock) fell on the
 startup path; it is paused for the session's first second under a 16 MiB
 limit (CPU 0.12 s → 0.095 s, as with GOGC=off). Giving stage 2
 GOMAXPROCS=1 or GOGC=off showed no difference above the noise.
+`
+
+// failureNotes explains the failures the benchmark has met so far.
+const failureNotes = `
+Under load, a brokered open occasionally returns descriptor 0 (or a read
+on what it returned fails with EBADF) instead of the file: node's require
+then reads an empty package.json, grep -r reports "Bad file descriptor".
+The open's audit record says "gone" (SECCOMP_IOCTL_NOTIF_ADDFD answered
+ENOENT). This matches a known kernel race: when the supervisor's ADDFD
+ioctl is interrupted by a signal (the Go runtime's preemption signal,
+SIGURG), the kernel can wake the target with the notification unanswered,
+and its syscall returns 0; the ioctl, restarted, then finds no
+notification. The cure belongs in notify (no SIGURG on the thread that
+sends ADDFD); ` + "`GODEBUG=asyncpreemptoff=1`" + ` for the launcher is a workaround.
 `
