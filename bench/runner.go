@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -308,6 +309,7 @@ func sampleHWM(pid int, done <-chan struct{}) int64 {
 	}
 }
 
+// fail records the first error of a benchmark on a side.
 func (r *runner) fail(bench string, side Side, err error) {
 	key := bench + "/" + side.Name
 	if _, ok := r.s.Failed[key]; !ok {
@@ -324,7 +326,16 @@ func (r *runner) noteRSS(side Side, res result) {
 	}
 }
 
+// Each benchmark first appends an empty (nil or NaN) figure for this round
+// and fills it in on success, so that round i of every side is the same
+// round even after a failure.
+
 func (r *runner) micro(ctx context.Context, side Side, op microOp) {
+	if r.s.Micro[op.Name] == nil {
+		r.s.Micro[op.Name] = map[string][][]float64{}
+	}
+	rounds := append(r.s.Micro[op.Name][side.Name], nil)
+	r.s.Micro[op.Name][side.Name] = rounds
 	if err := r.w.removeScratch(); err != nil {
 		r.fail(op.Name, side, err)
 		return
@@ -340,13 +351,12 @@ func (r *runner) micro(ctx context.Context, side Side, op microOp) {
 		r.fail(op.Name, side, fmt.Errorf("helper output: %d figures, want %d (%v)", len(lat), op.N, err))
 		return
 	}
-	if r.s.Micro[op.Name] == nil {
-		r.s.Micro[op.Name] = map[string][][]float64{}
-	}
-	r.s.Micro[op.Name][side.Name] = append(r.s.Micro[op.Name][side.Name], lat)
+	rounds[len(rounds)-1] = lat
 }
 
 func (r *runner) read(ctx context.Context, side Side) {
+	rounds := append(r.s.Read[side.Name], math.NaN())
+	r.s.Read[side.Name] = rounds
 	res, err := r.exec(ctx, side, r.w.Project, []string{r.helper, "read", r.w.path("big.bin"), strconv.Itoa(readPasses)})
 	if err == nil {
 		var v []float64
@@ -354,7 +364,7 @@ func (r *runner) read(ctx context.Context, side Side) {
 			// The best pass: a 15 ms read is easily cut into by the
 			// machine's other work, and nothing in the sandbox can make
 			// one pass faster than native.
-			r.s.Read[side.Name] = append(r.s.Read[side.Name], percentile(v, 100))
+			rounds[len(rounds)-1] = percentile(v, 100)
 			return
 		}
 		err = fmt.Errorf("helper output %q", res.stdout)
@@ -363,6 +373,11 @@ func (r *runner) read(ctx context.Context, side Side) {
 }
 
 func (r *runner) macro(ctx context.Context, side Side, m macro, round int) {
+	if r.s.Macro[m.Name] == nil {
+		r.s.Macro[m.Name] = map[string][]float64{}
+	}
+	rounds := append(r.s.Macro[m.Name][side.Name], math.NaN())
+	r.s.Macro[m.Name][side.Name] = rounds
 	if err := r.w.removeScratch(); err != nil {
 		r.fail(m.Name, side, err)
 		return
@@ -383,10 +398,7 @@ func (r *runner) macro(ctx context.Context, side Side, m macro, round int) {
 		r.fail(m.Name, side, fmt.Errorf("helper output %q", res.stdout))
 		return
 	}
-	if r.s.Macro[m.Name] == nil {
-		r.s.Macro[m.Name] = map[string][]float64{}
-	}
-	r.s.Macro[m.Name][side.Name] = append(r.s.Macro[m.Name][side.Name], v[0])
+	rounds[len(rounds)-1] = v[0]
 }
 
 // readPasses is how many times each round reads the large file per side.
@@ -396,6 +408,8 @@ const readPasses = 5
 const startupRuns = 5
 
 func (r *runner) startup(ctx context.Context, side Side) {
+	rounds := append(r.s.Startup[side.Name], nil)
+	r.s.Startup[side.Name] = rounds
 	var ms []float64
 	for range startupRuns {
 		res, err := r.exec(ctx, side, r.w.Project, []string{"/bin/true"})
@@ -406,7 +420,7 @@ func (r *runner) startup(ctx context.Context, side Side) {
 		r.noteRSS(side, res)
 		ms = append(ms, float64(res.elapsed.Microseconds())/1000)
 	}
-	r.s.Startup[side.Name] = append(r.s.Startup[side.Name], ms)
+	rounds[len(rounds)-1] = ms
 }
 
 func parseNumbers(out string, scale float64) ([]float64, error) {

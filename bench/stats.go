@@ -5,13 +5,13 @@ import (
 	"slices"
 )
 
-// percentile is the p-th percentile (0–100) of v by nearest rank; NaN for
-// no data.
+// percentile is the p-th percentile (0–100) of v by nearest rank, NaNs
+// (failed rounds) left out; NaN for no data.
 func percentile(v []float64, p float64) float64 {
-	if len(v) == 0 {
+	s := valid(v)
+	if len(s) == 0 {
 		return math.NaN()
 	}
-	s := slices.Clone(v)
 	slices.Sort(s)
 	i := int(math.Ceil(p/100*float64(len(s)))) - 1
 	return s[max(0, min(i, len(s)-1))]
@@ -19,8 +19,20 @@ func percentile(v []float64, p float64) float64 {
 
 func median(v []float64) float64 { return percentile(v, 50) }
 
-// spread is the smallest and largest of v.
+// valid is a copy of v without NaNs.
+func valid(v []float64) []float64 {
+	out := make([]float64, 0, len(v))
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// spread is the smallest and largest of v, NaNs left out.
 func spread(v []float64) (lo, hi float64) {
+	v = valid(v)
 	if len(v) == 0 {
 		return math.NaN(), math.NaN()
 	}

@@ -49,3 +49,14 @@ func TestPaired(t *testing.T) {
 		}
 	}
 }
+
+func TestFailedRoundsLeftOut(t *testing.T) {
+	side := []float64{2, math.NaN(), 9}
+	native := []float64{1, 1, 3}
+	if got, want := median(paired(side, native, ratio)), 2.0; got != want {
+		t.Errorf("median ratio = %v, want %v (round 2 failed, rounds 1 and 3 paired with their own native runs)", got, want)
+	}
+	if lo, hi := spread(side); lo != 2 || hi != 9 {
+		t.Errorf("spread = %v–%v, want 2–9", lo, hi)
+	}
+}
