@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/aixbroker/aixbroker/internal/fsops"
 	"github.com/aixbroker/aixbroker/policy"
 )
 
@@ -147,7 +148,12 @@ func (r *Request) connectPath(fd int, path string) Reply {
 	if err != nil {
 		return ErrorOf(err)
 	}
-	f, err := tg.ResolveFile(o.dirfd, o.path, true, false)
+	var f fsops.File
+	err = r.AsCaller(func() error { // directories the caller may not search stay closed to it
+		var err error
+		f, err = tg.ResolveFile(o.dirfd, o.path, true, false)
+		return err
+	})
 	if err != nil {
 		return ErrorOf(err)
 	}
