@@ -17,13 +17,19 @@ func (d *DenyInodes) Contains(dev, ino uint64) bool {
 	return ok
 }
 
-// Lookup returns the denied path recorded for (dev, ino).
+// Lookup returns the denied path recorded for (dev, ino), if that path
+// still names that inode: a recorded file that was since replaced (an
+// audit head file rewritten by rename) frees its inode number, which the
+// file system may give to a new, unrelated file.
 func (d *DenyInodes) Lookup(dev, ino uint64) (string, bool) {
 	if d == nil {
 		return "", false
 	}
 	p, ok := d.set[Inode{Dev: dev, Ino: ino}]
-	return p, ok
+	if !ok || !stillAt(p, dev, ino) {
+		return "", false
+	}
+	return p, true
 }
 
 // Len is the number of inodes recorded.

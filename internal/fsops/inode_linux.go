@@ -39,3 +39,15 @@ func NewDenyInodes(paths []string) (*DenyInodes, error) {
 	}
 	return d, errors.Join(errs...)
 }
+
+// stillAt reports whether path (or its symlink target) is still the inode
+// (dev, ino).
+func stillAt(path string, dev, ino uint64) bool {
+	for _, stat := range []func(string, *unix.Stat_t) error{unix.Lstat, unix.Stat} {
+		var st unix.Stat_t
+		if stat(path, &st) == nil && st.Dev == dev && st.Ino == ino {
+			return true
+		}
+	}
+	return false
+}

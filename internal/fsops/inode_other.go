@@ -9,3 +9,5 @@ import "fmt"
 func NewDenyInodes(paths []string) (*DenyInodes, error) {
 	return &DenyInodes{set: map[Inode]string{}}, fmt.Errorf("record denied inodes: %w", ErrNotSupported)
 }
+
+func stillAt(string, uint64, uint64) bool { return true }
