@@ -92,7 +92,12 @@ func (r *Request) allow(op policy.Op, path string) error {
 // write. It is EEXIST only for names the policy lets the agent see: stat(2)
 // is not trapped, so that reveals nothing new.
 func (r *Request) allowCreate(p fsops.Parent, noReplace bool) error {
-	err := r.allow(policy.OpCreate, p.Path())
+	return r.allowNew(policy.OpCreate, p, noReplace)
+}
+
+// allowNew is allowCreate for op OpCreate or OpMkdir.
+func (r *Request) allowNew(op policy.Op, p fsops.Parent, noReplace bool) error {
+	err := r.allow(op, p.Path())
 	if err == nil || !noReplace || !present(p) {
 		return err
 	}
@@ -199,10 +204,10 @@ func (r *Request) parentAction(o operand, op policy.Op, create bool, fn func(fso
 }
 
 // allowName decides op on a name that a single-path syscall creates
-// (OpCreate: mkdir, mknod, symlink never replace) or removes.
+// (OpCreate, OpMkdir: mkdir, mknod, symlink never replace) or removes.
 func (r *Request) allowName(op policy.Op, p fsops.Parent) error {
-	if op == policy.OpCreate {
-		return r.allowCreate(p, true)
+	if op == policy.OpCreate || op == policy.OpMkdir {
+		return r.allowNew(op, p, true)
 	}
 	return r.allowRemove(op, p)
 }

@@ -11,7 +11,8 @@ func init() {
 }
 
 // handleMkdir serves mkdir(path, mode) and mkdirat(dirfd, path, mode),
-// deciding OpCreate on the new name; the caller's umask applies.
+// deciding OpMkdir on the new name (as OpCreate, and also allowed for the
+// missing parents of a writable pattern); the caller's umask applies.
 func handleMkdir(r *Request) Reply {
 	at, modeArg := pathArg{-1, 0}, 1
 	if r.Syscall == "mkdirat" {
@@ -22,7 +23,7 @@ func handleMkdir(r *Request) Reply {
 	if err != nil {
 		return ErrorOf(err)
 	}
-	return r.parentAction(o, policy.OpCreate, true, func(p fsops.Parent) error {
+	return r.parentAction(o, policy.OpMkdir, true, func(p fsops.Parent) error {
 		return fsops.Mkdir(p, mode)
 	})
 }

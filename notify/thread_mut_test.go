@@ -142,6 +142,7 @@ func (projectDecider) Decide(op policy.Op, path string) policy.Decision {
 		return policy.Decision{Action: policy.Allow, Rule: policy.Rule{List: "allow_read"}}
 	}
 	if strings.HasSuffix(path, "/proj") || strings.Contains(path, "/proj/") {
+		// (OpMkdir is OpCreate for this stand-in: it has no traverse-write.)
 		return policy.Decision{Action: policy.Allow, Rule: policy.Rule{List: "allow_write", Pattern: "proj"}}
 	}
 	return policy.Decision{Action: policy.Deny, Errno: policy.EACCES, Rule: policy.Rule{List: "default"}}

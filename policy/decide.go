@@ -14,6 +14,7 @@ import "slices"
 //	stat                  Deny ENOENT*   Redact         Allow        Allow        Allow        traverse, else default
 //	exec                  Deny ENOENT*   Deny EACCES    Allow        Allow        Allow        default
 //	write, create, unlink Deny EACCES    Redact EACCES  Deny EACCES  Allow        Deny EACCES  default
+//	mkdir                 as create                                                            traverse-write, else default
 //	rename, link (source) Deny EACCES    Deny EACCES    Deny EACCES  Allow        Deny EACCES  default
 //
 // (*) EACCES instead when the deny rule says errno: EACCES. A default of
@@ -22,6 +23,9 @@ import "slices"
 // literal directory of an allow_read or allow_write pattern (/home and
 // /home/u for ${PROJECT}=/home/u/p) exists for stat, so the agent can walk
 // to what it may use; its contents stay hidden from read unless allowed.
+// "traverse-write": a missing directory above the literal directory of an
+// allow_write pattern may be created (mkdir only, never a file), so an
+// agent's first run can make ~/.local before writing ~/.local/share/opencode.
 // Redact EACCES means the mutation is refused: a redacted file is never
 // written, truncated, deleted, renamed or linked. Rename and link decide the
 // source; callers decide the target name with OpCreate, so a denied or
@@ -70,8 +74,14 @@ func (e *Engine) decide(op Op, path string) cached {
 			return cached{action: Allow, rule: t}
 		}
 	}
+	if rank == rankNone && op == OpMkdir {
+		_, guarded := e.guard[path]
+		if t, ok := e.travWrite[path]; ok && !guarded {
+			return cached{action: Allow, rule: t}
+		}
+	}
 	c := outcome(op, rank, rule, e.table[rule].Errno, e.policy.DefaultAction())
-	if c.action == Allow && (op == OpCreate || op == OpRename || op == OpUnlink) {
+	if c.action == Allow && (op == OpCreate || op == OpMkdir || op == OpRename || op == OpUnlink) {
 		if g, ok := e.guard[path]; ok {
 			return cached{action: Deny, errno: EACCES, rule: g}
 		}
@@ -95,7 +105,7 @@ func outcome(op Op, rank int, rule int32, ruleErrno Errno, def Action) cached {
 		return cached{action: Deny, errno: denyErrno(op), rule: rule}
 	case rank == rankRedact && (op == OpRead || op == OpStat):
 		return cached{action: Redact, rule: rule}
-	case rank == rankRedact && (op == OpWrite || op == OpCreate || op == OpUnlink):
+	case rank == rankRedact && (op == OpWrite || op == OpCreate || op == OpMkdir || op == OpUnlink):
 		return cached{action: Redact, errno: EACCES, rule: rule}
 	case rank == rankRedact:
 		return cached{action: Deny, errno: EACCES, rule: rule}

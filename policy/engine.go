@@ -39,14 +39,17 @@ type Engine struct {
 	rules  []compiled       // filesystem rules in precedence order
 	index  ruleIndex        // which rules can match a path
 	trav   map[string]int32 // directory → traverse rule (table index)
-	guard  map[string]int32 // directory above a read_only path → guard rule (table index)
-	allow  int              // index in rules of the first allow_write or allow_read rule
-	def    int32            // the default rule
-	bad    int32            // the rule for a path that is not canonical
-	exec   execRules        // exec: section
-	env    envRules         // env: section
-	roots  Roots            // literal prefixes of the allow lists
-	cache  *decisionCache   // (op, path) → decision
+	// travWrite holds the directories above an allow_write pattern, which
+	// OpMkdir may create.
+	travWrite map[string]int32
+	guard     map[string]int32 // directory above a read_only path → guard rule (table index)
+	allow     int              // index in rules of the first allow_write or allow_read rule
+	def       int32            // the default rule
+	bad       int32            // the rule for a path that is not canonical
+	exec      execRules        // exec: section
+	env       envRules         // env: section
+	roots     Roots            // literal prefixes of the allow lists
+	cache     *decisionCache   // (op, path) → decision
 }
 
 // Compile expands the policy's variables with v, compiles every glob once
@@ -55,7 +58,7 @@ func Compile(p *Policy, v Vars) (*Engine, error) {
 	if p == nil {
 		return nil, errors.New("compile policy: nil policy")
 	}
-	e := &Engine{policy: p, vars: v, index: newRuleIndex(), trav: map[string]int32{}, guard: map[string]int32{}, cache: newDecisionCache()}
+	e := &Engine{policy: p, vars: v, index: newRuleIndex(), trav: map[string]int32{}, travWrite: map[string]int32{}, guard: map[string]int32{}, cache: newDecisionCache()}
 	var errs []*Error
 	e.def = e.add(Rule{List: "default", Pattern: string(p.DefaultAction()), Source: p.DefaultSource, Profile: p.Name})
 	e.bad = e.add(Rule{List: "invalid-path", Comment: "decisions are only taken on canonical absolute paths"})
@@ -113,7 +116,10 @@ func (e *Engine) addFS(r Rule) *Error {
 	e.rules = append(e.rules, c)
 	e.index.add(len(e.rules)-1, &c.m)
 	if rank == rankWrite || rank == rankRead {
-		e.addTraverse(c)
+		e.addTraverse(c, e.trav)
+	}
+	if rank == rankWrite {
+		e.addTraverse(c, e.travWrite)
 	}
 	if rank == rankReadOnly {
 		e.addGuard(c)
@@ -147,7 +153,7 @@ func (e *Engine) addGuard(c compiled) {
 
 // addTraverse makes the directories above an allowed pattern's literal
 // prefix visible to OpStat, so the agent can walk down to what it may use.
-func (e *Engine) addTraverse(c compiled) {
+func (e *Engine) addTraverse(c compiled, into map[string]int32) {
 	dir := c.m.key
 	if c.m.kind == kindExact {
 		dir = literalDir(dir)
@@ -159,11 +165,11 @@ func (e *Engine) addTraverse(c compiled) {
 	r.List = "traverse"
 	var ti int32 = -1
 	ancestors(dir, func(d string) bool {
-		if _, ok := e.trav[d]; !ok {
+		if _, ok := into[d]; !ok {
 			if ti < 0 {
 				ti = e.add(r)
 			}
-			e.trav[d] = ti
+			into[d] = ti
 		}
 		return true
 	})

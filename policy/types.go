@@ -11,7 +11,8 @@ const (
 	OpRead   Op = "read"   // open for reading, readlink, listing a directory
 	OpStat   Op = "stat"   // stat/lookup/access: does the name exist for the agent
 	OpWrite  Op = "write"  // open for writing, truncate, chmod/chown, utimes
-	OpCreate Op = "create" // a new name: O_CREAT, mkdir, mknod, symlink, link target, rename target
+	OpCreate Op = "create" // a new name: O_CREAT, mknod, symlink, link target, rename target
+	OpMkdir  Op = "mkdir"  // a new directory: as create, and also allowed above a writable pattern
 	OpUnlink Op = "unlink" // unlink, rmdir
 	OpRename Op = "rename" // the source of a rename (the target is OpCreate)
 	OpLink   Op = "link"   // the source of a hard link (the target is OpCreate)
@@ -19,7 +20,7 @@ const (
 )
 
 // Ops lists every Op in a stable order.
-var Ops = []Op{OpRead, OpStat, OpWrite, OpCreate, OpUnlink, OpRename, OpLink, OpExec}
+var Ops = []Op{OpRead, OpStat, OpWrite, OpCreate, OpMkdir, OpUnlink, OpRename, OpLink, OpExec}
 
 // Action is the outcome of a decision.
 type Action string
