@@ -36,9 +36,16 @@ bench: build
 	./$(BIN) bench --rounds $(or $(ROUNDS),5) --doc docs/PERFORMANCE.md $(if $(BASELINE),--baseline $(BASELINE))
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./policy/ ./audit/
 
+# fuzz: every parser and matcher for FUZZTIME each (corpora in testdata/fuzz;
+# a plain `go test` replays them). The macOS ones are in fuzz-macos.
+FUZZTIME ?= 60s
+FUZZ_TARGETS := policy:FuzzParsePolicy policy:FuzzMatch audit:FuzzAuditLine audit:FuzzEncodeString \
+	redact:FuzzRenderNoLeak redact:FuzzRender broker:FuzzDecodeRequest \
+	internal/fsops:FuzzSplitRewrite internal/fsops:FuzzParseStatus notify:FuzzDecodeOpenHow notify:FuzzOwnFD
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParsePolicy -fuzztime 60s ./policy/
-	$(GO) test -run '^$$' -fuzz FuzzMatch -fuzztime 60s ./policy/
+	@set -e; for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t#*:}; \
+	  echo "fuzz $$fn ./$$pkg/ ($(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) ./$$pkg/; done
 
 clean:
 	rm -rf bin $(INTERPOSER)
