@@ -35,7 +35,7 @@ func TestUnprivilegedOpenExec(t *testing.T) {
 	if err := os.WriteFile(bin, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	run := "TestOpenMilestones|TestOpenRecords|TestOpenHardLink|TestRedact|TestAttacks|TestRacingPathSwap|TestExecDenied|TestExitStatus|TestBrokerDeathFailsClosed|TestProcOfOutside|TestFIFO|TestLandlockBackstop|TestAgentExecDenied|TestTeardown|TestSignalForwarded"
+	run := "TestOpenMilestones|TestOpenRecords|TestOpenHardLink|TestRedact|TestAttacks|TestRacingPathSwap|TestExecDenied|TestExitStatus|TestBrokerDeathFailsClosed|TestProcOfOutside|TestFIFO|TestLandlockBackstop|TestAgentExecDenied|TestTeardown|TestSignalForwarded|TestUnix|TestXattr|TestUndecided|TestOPath"
 	cmd := exec.Command(bin, "-test.run", run, "-test.count=1", "-test.v")
 	cmd.Env = []string{"AIXBROKER_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir(), "PATH=/usr/bin:/bin"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
