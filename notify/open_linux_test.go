@@ -168,7 +168,7 @@ func TestUndecidedRecordsAttempt(t *testing.T) {
 		wantOp        policy.Op
 	}{
 		{path: "no-such-file", syscall: "openat", wantOp: policy.OpRead},
-		{path: "no-such-dir/sub", syscall: "mkdir", wantOp: policy.OpCreate},
+		{path: "no-such-dir/sub", syscall: "mkdir", wantOp: policy.OpMkdir},
 		{path: "no-such-dir/f", syscall: "openat", wantOp: policy.OpCreate},
 	}
 	for _, tt := range tests {

@@ -320,7 +320,7 @@ var syscallOps = map[string]policy.Op{
 	"rename": policy.OpRename, "renameat": policy.OpRename, "renameat2": policy.OpRename,
 	"link": policy.OpLink, "linkat": policy.OpLink, "symlink": policy.OpCreate, "symlinkat": policy.OpCreate,
 	"unlink": policy.OpUnlink, "unlinkat": policy.OpUnlink, "rmdir": policy.OpUnlink,
-	"mkdir": policy.OpCreate, "mkdirat": policy.OpCreate, "mknod": policy.OpCreate, "mknodat": policy.OpCreate,
+	"mkdir": policy.OpMkdir, "mkdirat": policy.OpMkdir, "mknod": policy.OpCreate, "mknodat": policy.OpCreate,
 	"bind": policy.OpCreate, "connect": OpConnect,
 	"truncate": policy.OpWrite, "chmod": policy.OpWrite, "fchmodat": policy.OpWrite, "fchmodat2": policy.OpWrite,
 	"chown": policy.OpWrite, "lchown": policy.OpWrite, "fchownat": policy.OpWrite,
