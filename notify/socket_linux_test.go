@@ -63,6 +63,7 @@ a = sys.argv[1]
 if a.startswith("@"):
     a = "\0" + a[1:]
 srv = socket.socket(socket.AF_UNIX); srv.bind(a); srv.listen()
+srv.settimeout(60) # a client that fails to start must not hang the test
 cl = subprocess.Popen([sys.executable, "-c", "import socket,sys; a=sys.argv[1]; a = chr(0)+a[1:] if a[0] == '@' else a; s=socket.socket(socket.AF_UNIX); s.connect(a); s.sendall(b'inside-ok')", sys.argv[1]])
 c, _ = srv.accept(); print(c.recv(100).decode()); cl.wait()
 `
