@@ -327,3 +327,60 @@ func TestOnPseudoFS(t *testing.T) {
 		}
 	}
 }
+
+// TestExecOpenUnderSignals: brokered opens stay correct while the
+// supervisor's threads are hit by signals (Go preempts with SIGURG). An
+// interrupted SECCOMP_IOCTL_NOTIF_ADDFD with FLAG_SEND used to make the
+// target's open return 0, its stdin, instead of the file.
+func TestExecOpenUnderSignals(t *testing.T) {
+	who := account{name: "self", uid: -1, gid: -1}
+	w := newWorld(t, who)
+	const n = 300
+	for i := range n {
+		name := fmt.Sprintf("f%d", i)
+		if err := os.WriteFile(filepath.Join(w.project, name), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := fmt.Sprintf(`import os
+bad = 0
+for r in range(4):
+    for i in range(%d):
+        p = f"f{i}"
+        fd = os.open(p, os.O_RDONLY)
+        if os.read(fd, 64) != p.encode():
+            bad += 1
+        os.close(fd)
+print("bad", bad)
+`, n)
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed on this machine")
+	}
+	cmd := exec.Command(buildBinary(t), "exec", "--quiet", "--audit", filepath.Join(w.home, ".aixgate", "audit.jsonl"), "--", "python3", "-c", script)
+	cmd.Dir = w.project
+	cmd.Env = []string{"HOME=" + w.home, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	pid := cmd.Process.Pid
+	for sent := 0; ; sent++ {
+		select {
+		case err := <-done:
+			if err != nil || !strings.Contains(out.String(), "bad 0") {
+				t.Fatalf("opens under signals: %v, %s (after %d rounds of SIGURG)", err, out.String(), sent)
+			}
+			return
+		default:
+		}
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+		for _, task := range tasks {
+			if tid, err := strconv.Atoi(task.Name()); err == nil {
+				_ = syscall.Tgkill(pid, tid, syscall.SIGURG)
+			}
+		}
+	}
+}
