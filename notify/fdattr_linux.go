@@ -68,8 +68,8 @@ func (r *Request) callerFD(n int32) (int, error) {
 	// table (it may have unshared it) and spares reading its process id.
 	pidfd, err := unix.PidfdOpen(r.TID(), pidfdThread)
 	if errors.Is(err, unix.EINVAL) {
-		tgid, err := r.TGID()
-		if err != nil {
+		var tgid int
+		if tgid, err = r.TGID(); err != nil {
 			return -1, err
 		}
 		pidfd, err = unix.PidfdOpen(tgid, 0)
