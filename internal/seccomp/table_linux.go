@@ -37,6 +37,13 @@ type Cond struct {
 	Equal   uint32
 }
 
+// ioctl commands x/sys does not name: FS_IOC32_SETFLAGS = _IOW('f', 2, int)
+// and FS_IOC_FSSETXATTR = _IOW('X', 32, struct fsxattr).
+const (
+	fsIOC32SetFlags = 0x40046602
+	fsIOCFSSetXattr = 0x401c5820
+)
+
 // Rule is one row of the filter table.
 type Rule struct {
 	Syscall string
@@ -132,6 +139,9 @@ var Table = []Rule{
 	{Syscall: "removexattrat", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "xattr setter"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCSTI}, Reason: "injects keystrokes into the terminal"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCLINUX}, Reason: "console injection"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.FS_IOC_SETFLAGS}, Reason: "immutable/append-only flags on a file opened read-only (FINDINGS F6)"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: fsIOC32SetFlags}, Reason: "the 32-bit spelling of FS_IOC_SETFLAGS"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: fsIOCFSSetXattr}, Reason: "inode flags and project ids through a read-only descriptor"},
 
 	// Path syscalls: sent to the supervisor, which acts itself.
 	{Syscall: "open", Action: Notify, Reason: "open family: broker opens and injects the fd"},

@@ -1,5 +1,4 @@
 # technique: FS_IOC_SETFLAGS on an O_RDONLY descriptor (chattr +i / +a) of files outside the writable roots
-# known: F6
 import fcntl, os, struct
 env = dict(l.strip().split("=", 1) for l in open(".adv/world.env"))
 GET, SET = 0x80086601, 0x40086602
