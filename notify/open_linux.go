@@ -236,7 +236,7 @@ func resolveWith(dirfd int, path string, follow bool, resolve uint64) (fsops.Fil
 		return fsops.File{}, fmt.Errorf("openat2 %s: %w", path, err)
 	}
 	canon, err := fsops.Canonical(fd)
-	if err == nil && isBrokerProc(canon) {
+	if err == nil && fsops.IsBrokerProc(canon) {
 		err = fmt.Errorf("resolve %s: %w", canon, unix.EACCES)
 	}
 	if err != nil {

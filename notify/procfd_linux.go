@@ -79,22 +79,3 @@ func isMemfd(fd int, target string) bool {
 	var st unix.Stat_t
 	return unix.Fstat(fd, &st) == nil && st.Nlink == 0
 }
-
-// isBrokerProc reports whether canon lies in the supervisor's own /proc
-// entry (its process or one of its threads).
-func isBrokerProc(canon string) bool {
-	rest, ok := strings.CutPrefix(canon, "/proc/")
-	if !ok {
-		return false
-	}
-	first, _, _ := strings.Cut(rest, "/")
-	n, err := strconv.Atoi(first)
-	if err != nil || n <= 0 {
-		return false
-	}
-	if n == os.Getpid() {
-		return true
-	}
-	var st unix.Stat_t
-	return unix.Stat("/proc/self/task/"+first, &st) == nil
-}

@@ -166,7 +166,7 @@ func (t Target) checked(fd int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if isBrokerProc(canon) {
+	if IsBrokerProc(canon) {
 		return "", &os.PathError{Op: "resolve", Path: canon, Err: ErrBrokerProc}
 	}
 	return canon, nil
@@ -258,7 +258,7 @@ func (t Target) start(dirfd int, path string) (int, string, uint64, error) {
 
 // rewriteProc gives /proc/self and /proc/thread-self at the start of an
 // absolute path the target's meaning. Other spellings that reach the
-// broker's own entries are caught after resolution (isBrokerProc).
+// broker's own entries are caught after resolution (IsBrokerProc).
 func (t Target) rewriteProc(path string) string {
 	if t.TGID <= 0 || !strings.HasPrefix(path, "/") {
 		return path
@@ -334,9 +334,9 @@ func cutProcPrefix(path string) (string, bool) {
 	return strings.TrimLeft(rest, "/"), true
 }
 
-// isBrokerProc reports whether a canonical path is inside /proc/<n> where n
+// IsBrokerProc reports whether a canonical path is inside /proc/<n> where n
 // is the broker process or one of its threads.
-func isBrokerProc(canon string) bool {
+func IsBrokerProc(canon string) bool {
 	rest, ok := strings.CutPrefix(canon, "/proc/")
 	if !ok {
 		return false
