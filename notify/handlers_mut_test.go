@@ -5,11 +5,8 @@ package notify
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -332,37 +329,5 @@ func errName(err error) string {
 // unprivileged user nobody: the common deployment, where the broker runs as
 // the agent's own user.
 func TestMutationsUnprivileged(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to switch to nobody; unprivileged, the tests already run as this user")
-	}
-	if os.Getenv("AIXBROKER_TEST_UNPRIVILEGED") != "" {
-		t.Skip("already unprivileged")
-	}
-	dir, err := os.MkdirTemp("", "notify-unpriv-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "notify.test")
-	data, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-test.run", "TestMutatingHandlers|TestMkdirUmask|TestSandboxedMutations", "-test.count=1", "-test.v")
-	cmd.Env = []string{"AIXBROKER_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir(), "PATH=/usr/bin:/bin"}
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("tests as nobody: %v\n%s", err, out)
-	}
-	if strings.Contains(string(out), "--- SKIP") {
-		t.Errorf("a test skipped as nobody:\n%s", out)
-	}
+	rerunAsNobody(t, "TestMutatingHandlers|TestMkdirUmask|TestSandboxedMutations")
 }
