@@ -35,10 +35,12 @@ func checkDocExamples(t *testing.T, path string, minBlocks int) {
 	if len(blocks) < minBlocks {
 		t.Fatalf("found %d yaml blocks in %s, want at least %d", len(blocks), path, minBlocks)
 	}
-	fakeHome(t)
 	// Home and projects live outside the temporary directories, which
 	// generic makes writable: recipes test that paths are not writable.
-	root, err := os.MkdirTemp(e2eParent(t), ".doctest-")
+	// (e2eParent reads the real HOME, so before fakeHome replaces it.)
+	parent := e2eParent(t)
+	fakeHome(t)
+	root, err := os.MkdirTemp(parent, ".doctest-")
 	if err != nil {
 		t.Fatal(err)
 	}
