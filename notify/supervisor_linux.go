@@ -31,6 +31,7 @@ type Supervisor struct {
 	sockets      sessionSockets    // unix sockets bound in the sandbox (socket_linux.go)
 	numbers      map[uint32]string
 	now          func() time.Time
+	tgids        tgidCache // thread → process ids for the audit records
 
 	stop      int            // eventfd: written to stop the receiver
 	done      atomic.Bool    // Stop was called
@@ -214,6 +215,11 @@ func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64) {
 	} else {
 		reply = call(h, r)
 	}
+	if r.tgid == 0 {
+		// Before the reply: afterwards the target may already have exited
+		// and its process id could not be found for the audit record.
+		r.tgid = s.tgids.get(r.TID())
+	}
 	result := s.send(r, reply)
 	if r.afterReply != nil {
 		r.afterReply()
@@ -289,9 +295,6 @@ func (s *Supervisor) send(r *Request, reply Reply) string {
 // event when the handler failed before deciding.
 func (s *Supervisor) record(r *Request, result string) {
 	latency := s.now().Sub(r.start)
-	if r.tgid == 0 {
-		r.tgid = tgidOf(r.TID()) // after the reply: off the target's path
-	}
 	if len(r.events) == 0 {
 		// No decision (Decision empty): the path as the target gave it,
 		// not canonical, and the operation the syscall implies.
@@ -331,6 +334,37 @@ var syscallOps = map[string]policy.Op{
 // tgidOf returns the process id of thread tid (0 if it is gone). A thread
 // that pidfd_open accepts without PIDFD_THREAD leads its group, so its id
 // is the process id (two syscalls); other threads' status is read.
+// tgidCache remembers the process of each thread seen, so the lookup
+// (pidfd_open, or /proc/<tid>/status for a non-leader thread) costs once per
+// thread, not once per request. A thread id is only reused after the pid
+// space wraps; the cache is emptied when it grows past tgidCacheMax.
+type tgidCache struct {
+	mu sync.Mutex
+	m  map[int]int
+}
+
+const tgidCacheMax = 1 << 16
+
+func (c *tgidCache) get(tid int) int {
+	c.mu.Lock()
+	tgid, ok := c.m[tid]
+	c.mu.Unlock()
+	if ok {
+		return tgid
+	}
+	tgid = tgidOf(tid)
+	if tgid == 0 {
+		return 0
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= tgidCacheMax {
+		c.m = make(map[int]int)
+	}
+	c.m[tid] = tgid
+	c.mu.Unlock()
+	return tgid
+}
+
 func tgidOf(tid int) int {
 	if fd, err := unix.PidfdOpen(tid, 0); err == nil {
 		unix.Close(fd)
