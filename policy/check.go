@@ -62,6 +62,7 @@ func Check(p *Policy, v Vars) []Finding {
 		out = append(out, e.checkRule(r, denied)...)
 	}
 	out = append(out, e.unreachableNarrowing()...)
+	out = append(out, e.checkUnix()...)
 	if p.DefaultAction() == Allow {
 		out = append(out, Finding{SeverityWarning, "default: allow makes everything not denied visible and writable", p.DefaultSource})
 	}

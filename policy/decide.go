@@ -16,6 +16,8 @@ import "slices"
 //	write, create, unlink Deny EACCES    Redact EACCES  Deny EACCES  Allow        Deny EACCES  default
 //	mkdir                 as create                                                            traverse-write, else default
 //	rename, link (source) Deny EACCES    Deny EACCES    Deny EACCES  Allow        Deny EACCES  default
+//	connect               Deny EACCES    unix.connect decides (see decideUnix)
+//	datagram              unix.datagram decides, the path is not looked at
 //
 // (*) EACCES instead when the deny rule says errno: EACCES. A default of
 // deny gives ENOENT for read, stat and exec and EACCES for the others; a
@@ -61,6 +63,9 @@ func (e *Engine) decision(c cached) Decision {
 func (e *Engine) decide(op Op, path string) cached {
 	if !isCanonical(path) {
 		return cached{action: Deny, errno: denyErrno(op), rule: e.bad}
+	}
+	if op == OpConnect || op == OpDatagram {
+		return e.decideUnix(op, path)
 	}
 	rank, rule := rankNone, e.def
 	if i := e.best(path); i >= 0 {
@@ -189,6 +194,9 @@ type Explanation struct {
 // reaches.
 // It returns "" otherwise.
 func (x Explanation) Why(r Rule) string {
+	if x.Op == OpConnect {
+		return unixWhy(r)
+	}
 	if x.unreached && (r.List == "redact" || r.List == "read_only") {
 		return "not applied: " + r.List + " only narrows what an allow rule grants, and no allow rule reaches this path"
 	}
@@ -196,15 +204,22 @@ func (x Explanation) Why(r Rule) string {
 }
 
 // Explain decides like Decide (without the cache) and also returns every
-// other filesystem rule that matches path, in precedence order.
+// other filesystem rule that matches path, in precedence order (for
+// connect, the other matching unix.connect rules first).
 func (e *Engine) Explain(op Op, path string) Explanation {
 	x := Explanation{Op: op, Path: path, Decision: e.decision(e.decide(op, path))}
-	if !isCanonical(path) {
+	if !isCanonical(path) || op == OpDatagram {
 		return x
 	}
 	x.unreached = !e.reachable(path)
+	var matched []Rule
+	if op == OpConnect {
+		matched = e.connectMatches(path)
+	}
 	for _, i := range e.matches(path) {
-		r := e.table[e.rules[i].rule]
+		matched = append(matched, e.table[e.rules[i].rule])
+	}
+	for _, r := range matched {
 		if r.List == x.Decision.Rule.List && r.Pattern == x.Decision.Rule.Pattern && r.Source == x.Decision.Rule.Source {
 			continue
 		}

@@ -48,6 +48,7 @@ type Engine struct {
 	bad       int32            // the rule for a path that is not canonical
 	exec      execRules        // exec: section
 	env       envRules         // env: section
+	unix      unixRules        // unix: section
 	roots     Roots            // literal prefixes of the allow lists
 	cache     *decisionCache   // (op, path) → decision
 }
@@ -79,6 +80,7 @@ func Compile(p *Policy, v Vars) (*Engine, error) {
 	}
 	e.exec = compileExec(p.Exec)
 	e.env = compileEnv(p.Env)
+	errs = append(errs, e.compileUnix(p.Unix)...)
 	e.roots = e.computeRoots()
 	if len(errs) > 0 {
 		slices.SortStableFunc(errs, func(a, b *Error) int {

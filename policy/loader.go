@@ -174,6 +174,7 @@ func Merge(parent, child *Policy) *Policy {
 		Strip:       union(parent.Env.Strip, child.Env.Strip),
 		Inject:      mergeInject(parent.Env.Inject, child.Env.Inject),
 	}
+	m.Unix = mergeUnix(parent.Unix, child.Unix)
 	m.Audit = parent.Audit
 	if child.Audit.Log != "" {
 		m.Audit.Log = child.Audit.Log

@@ -36,7 +36,8 @@ type ResolveOptions struct {
 // generic (not twice when the chain already holds it). So it can add rules
 // but never drop a deny of the base, and `exec -- claude` gets claude-code's
 // rules whatever the file extends. A project file (or a file it extends)
-// may not set default: allow.
+// may not set default: allow nor unix.datagram: allow (each reopens
+// everything at once); it may list sockets in unix.connect, one by one.
 //
 // The extends chain is merged (see LoadFile) and Policy.Origin says which
 // step chose it, e.g. "project file /p/.aixgate.yaml over profile
@@ -93,6 +94,11 @@ func projectPolicy(path string, opts ResolveOptions) (*Policy, string, error) {
 		s := p.DefaultSource
 		return nil, "", &Error{File: s.File, Line: s.Line, Column: s.Column,
 			Msg: "a project file cannot set default: allow; pass --policy FILE to use it deliberately"}
+	}
+	if p.Unix.Datagram == Allow {
+		s := p.Unix.DatagramSource
+		return nil, "", &Error{File: s.File, Line: s.Line, Column: s.Column,
+			Msg: "a project file cannot set unix.datagram: allow; pass --policy FILE to use it deliberately"}
 	}
 	base, origin, err := baseProfile(opts)
 	if err != nil {

@@ -12,6 +12,7 @@ type Policy struct {
 	Filesystem    Filesystem
 	Exec          Exec
 	Env           Env
+	Unix          Unix
 	Audit         Audit
 	Tests         []Test
 

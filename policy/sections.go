@@ -37,6 +37,8 @@ func (ps *parser) top(n ast.Node) {
 			ps.fields(v, "exec", execKeys, ps.exec)
 		case "env":
 			ps.fields(v, "env", envKeys, ps.env)
+		case "unix":
+			ps.fields(v, "unix", unixKeys, ps.unix)
 		case "audit":
 			p.Audit.Source = ps.src(v)
 			ps.fields(v, "audit", auditKeys, ps.audit)

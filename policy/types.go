@@ -17,10 +17,13 @@ const (
 	OpRename Op = "rename" // the source of a rename (the target is OpCreate)
 	OpLink   Op = "link"   // the source of a hard link (the target is OpCreate)
 	OpExec   Op = "exec"   // execve of the file
+
+	OpConnect  Op = "connect"  // connect to a pathname unix socket: decided by unix.connect (see decideUnix)
+	OpDatagram Op = "datagram" // create a unix datagram socket; the path is not looked at (unix.datagram)
 )
 
 // Ops lists every Op in a stable order.
-var Ops = []Op{OpRead, OpStat, OpWrite, OpCreate, OpMkdir, OpUnlink, OpRename, OpLink, OpExec}
+var Ops = []Op{OpRead, OpStat, OpWrite, OpCreate, OpMkdir, OpUnlink, OpRename, OpLink, OpExec, OpConnect, OpDatagram}
 
 // Action is the outcome of a decision.
 type Action string
