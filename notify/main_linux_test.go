@@ -100,6 +100,7 @@ type sandbox struct {
 	events                     *events
 	execRoots                  []string // added to the Landlock exec roots
 	denyInodes                 *fsops.DenyInodes
+	trapStat                   bool // Config.TrapStat
 }
 
 func newSandbox(t testing.TB) *sandbox {
@@ -163,6 +164,7 @@ func (s *sandbox) runCtx(t testing.TB, ctx context.Context, argv ...string) resu
 		Stdout: outW, Stderr: errW,
 		Broker:     broker.New(s.policy, s.events),
 		DenyInodes: s.denyInodes,
+		TrapStat:   s.trapStat,
 		Landlock: landlock.Roots{
 			Read:  []string{"/"},
 			Write: []string{s.project, "/dev/null"},

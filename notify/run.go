@@ -29,6 +29,11 @@ type Config struct {
 	// here.
 	ExtraFiles []*os.File
 
+	// TrapStat also traps the stat, access and readlink families, so a
+	// hidden name does not exist even for a static binary or a child
+	// without the interposer, at a round trip per call (stat_linux.go).
+	TrapStat bool
+
 	Landlock      landlock.Roots // the backstop's roots (policy Roots)
 	AllowDegraded bool           // run on a Landlock ABI below landlock.MinABI
 }

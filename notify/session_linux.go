@@ -27,7 +27,7 @@ type session struct {
 func (s *session) handover(cfg Config, path string) error {
 	sc := stage2Config{
 		Path: path, Argv: cfg.Argv, Env: cfg.Env, Dir: cfg.Dir,
-		Landlock: cfg.Landlock, AllowDegraded: cfg.AllowDegraded, Trap: trapList(),
+		Landlock: cfg.Landlock, AllowDegraded: cfg.AllowDegraded, Trap: trapFor(cfg.TrapStat),
 	}
 	if err := writeConfig(s.sock, sc); err != nil {
 		return err

@@ -43,11 +43,14 @@ var X86_64 = &Arch{
 		"capset": unix.SYS_CAPSET,
 		"utimes": unix.SYS_UTIMES, "utimensat": unix.SYS_UTIMENSAT, "futimesat": unix.SYS_FUTIMESAT,
 		"utime": unix.SYS_UTIME, "fchmod": unix.SYS_FCHMOD, "fchown": unix.SYS_FCHOWN,
-		"connect": unix.SYS_CONNECT, "bind": unix.SYS_BIND,
+		"connect": unix.SYS_CONNECT, "bind": unix.SYS_BIND, "socket": unix.SYS_SOCKET, "socketpair": unix.SYS_SOCKETPAIR,
 		"setxattr": unix.SYS_SETXATTR, "lsetxattr": unix.SYS_LSETXATTR, "fsetxattr": unix.SYS_FSETXATTR,
 		"setxattrat": unix.SYS_SETXATTRAT, "removexattr": unix.SYS_REMOVEXATTR,
 		"lremovexattr": unix.SYS_LREMOVEXATTR, "fremovexattr": unix.SYS_FREMOVEXATTR,
 		"removexattrat": unix.SYS_REMOVEXATTRAT,
+		"stat": unix.SYS_STAT, "lstat": unix.SYS_LSTAT, "newfstatat": unix.SYS_NEWFSTATAT, "statx": unix.SYS_STATX,
+		"access": unix.SYS_ACCESS, "faccessat": unix.SYS_FACCESSAT, "faccessat2": unix.SYS_FACCESSAT2,
+		"readlink": unix.SYS_READLINK, "readlinkat": unix.SYS_READLINKAT,
 	},
 }
 

@@ -70,9 +70,12 @@ const nsFlags = unix.CLONE_NEWNS | unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix
 //     root, so the supervisor resolves absolute paths from its own "/".
 //   - seccomp(2) itself is allowed: a nested filter only narrows the agent,
 //     and a nested listener gets EBUSY from the kernel.
-//   - The stat, access, readlink, chdir, xattr getter and inotify families
-//     are not trapped: they reveal that a denied name exists (and its
-//     metadata), not its content.
+//   - The stat, access and readlink families are Notify rows, but a session
+//     traps them only with notify.Config.TrapStat (aixbroker exec
+//     --stat-trap): they reveal that a denied name exists (and its
+//     metadata), not its content, and trapping them costs a round trip on
+//     every fstat. The chdir, xattr getter and inotify families are never
+//     trapped.
 //   - The xattr setters and removers are refused with EOPNOTSUPP, what a
 //     filesystem without xattrs answers (cp -a, rsync -X and tar go on
 //     without them): a POSIX ACL is an xattr and would change who may write
@@ -179,6 +182,20 @@ var Table = []Rule{
 	{Syscall: "fchown", Action: Notify, Reason: "a descriptor opened for reading suffices: decided as a write on its file"},
 	{Syscall: "connect", Action: Notify, Reason: "Landlock cannot restrict connecting to unix sockets (docker, ssh-agent, D-Bus, tmux): the broker connects"},
 	{Syscall: "bind", Action: Notify, Reason: "the broker binds, deciding on the new name, and records the sandbox's own sockets"},
+	{Syscall: "socket", Action: Notify, When: &Cond{Arg: 0, Equal: unix.AF_UNIX}, Reason: "a unix datagram socket sends to any address given with each datagram: the broker refuses SOCK_DGRAM on the type register (FINDINGS F7)"},
+	{Syscall: "socketpair", Action: Notify, When: &Cond{Arg: 0, Equal: unix.AF_UNIX}, Reason: "a datagram pair can send to any address too (FINDINGS F7)"},
+
+	// The stat family: trapped only when the session asks (TrapStat), so
+	// hidden names stay hidden from static binaries too.
+	{Syscall: "newfstatat", Action: Notify, Reason: "stat trap: hidden names do not exist; the broker stats"},
+	{Syscall: "statx", Action: Notify, Reason: "stat trap"},
+	{Syscall: "stat", Action: Notify, Reason: "stat trap"},
+	{Syscall: "lstat", Action: Notify, Reason: "stat trap"},
+	{Syscall: "access", Action: Notify, Reason: "stat trap"},
+	{Syscall: "faccessat", Action: Notify, Reason: "stat trap"},
+	{Syscall: "faccessat2", Action: Notify, Reason: "stat trap"},
+	{Syscall: "readlink", Action: Notify, Reason: "stat trap"},
+	{Syscall: "readlinkat", Action: Notify, Reason: "stat trap"},
 
 	// Credential changes: noted by the supervisor (it then acts with each
 	// caller's credentials), then performed by the kernel.

@@ -1,0 +1,382 @@
+package notify
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/aixbroker/aixbroker/internal/fsops"
+	"github.com/aixbroker/aixbroker/policy"
+)
+
+// The stat family (stat, lstat, newfstatat, statx), the access family
+// (access, faccessat, faccessat2) and readlink (readlink, readlinkat) are
+// trapped only when Config.TrapStat is set: they reveal that a name exists
+// and its metadata, never its content, so by default the interposer hides
+// them in dynamically linked processes and the kernel answers the rest.
+// Trapped, the hiding also holds for static binaries and for a child
+// started without LD_PRELOAD, at the cost of a round trip per call
+// (docs/PERFORMANCE.md).
+//
+// Like every other handler they never let the kernel continue on a path (a
+// sibling thread could rewrite it after the check): the broker resolves the
+// path to a descriptor as the caller, decides OpStat on its canonical path
+// (a hidden name is ENOENT, or the rule's errno), performs the call itself
+// on that descriptor and writes the result into the target's memory. A
+// redacted file reports the size of its redacted view. A call on a
+// descriptor the target holds (fstat is newfstatat(fd, "", AT_EMPTY_PATH)
+// in glibc) decides nothing: the target already holds the file.
+func init() {
+	register(handleStat, "stat", "lstat", "newfstatat", "statx")
+	register(handleAccess, "access", "faccessat", "faccessat2")
+	register(handleReadlink, "readlink", "readlinkat")
+}
+
+// statSyscalls are the syscalls trapped only with Config.TrapStat.
+var statSyscalls = map[string]bool{
+	"stat": true, "lstat": true, "newfstatat": true, "statx": true,
+	"access": true, "faccessat": true, "faccessat2": true,
+	"readlink": true, "readlinkat": true,
+}
+
+// trapFor returns the syscalls a session traps: every one with a handler,
+// the stat family only when stat is set.
+func trapFor(stat bool) []string {
+	all := trapList()
+	if stat {
+		return all
+	}
+	out := all[:0]
+	for _, name := range all {
+		if !statSyscalls[name] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// Flags each call accepts; others are EINVAL, as in the kernel.
+const (
+	statFlags      = unix.AT_SYMLINK_NOFOLLOW | unix.AT_EMPTY_PATH | unix.AT_NO_AUTOMOUNT
+	statxFlags     = statFlags | statxSyncType
+	accessFlags    = unix.AT_EACCESS | unix.AT_SYMLINK_NOFOLLOW | unix.AT_EMPTY_PATH
+	statxReserved  = 0x80000000 // STATX__RESERVED
+	statxSyncType  = 0x6000     // AT_STATX_SYNC_TYPE
+	readlinkBufMax = 1 << 16
+)
+
+// statCall is one stat-family call's arguments, normalised.
+type statCall struct {
+	at    pathArg
+	out   int // argument holding the result buffer
+	flags int
+	mask  int // statx only
+}
+
+func readStatCall(r *Request) (statCall, error) {
+	c := statCall{at: pathArg{-1, 0}, out: 1}
+	switch r.Syscall {
+	case "lstat":
+		c.flags = unix.AT_SYMLINK_NOFOLLOW
+	case "newfstatat":
+		c.at, c.out, c.flags = pathArg{0, 1}, 2, int(int32(r.Arg(3)))
+		if c.flags&^statFlags != 0 {
+			return c, unix.EINVAL
+		}
+	case "statx":
+		c.at, c.out, c.flags, c.mask = pathArg{0, 1}, 4, int(int32(r.Arg(2))), int(uint32(r.Arg(3)))
+		if c.flags&^statxFlags != 0 || c.flags&statxSyncType == statxSyncType ||
+			c.mask&statxReserved != 0 {
+			return c, unix.EINVAL
+		}
+	}
+	return c, nil
+}
+
+// handleStat serves stat(path, buf), lstat, newfstatat(dirfd, path, buf,
+// flags) and statx(dirfd, path, flags, mask, buf).
+func handleStat(r *Request) Reply {
+	r.attemptedOp = policy.OpStat
+	c, err := readStatCall(r)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	emptyPath := c.flags&unix.AT_EMPTY_PATH != 0
+	o, err := r.statOperand(c.at, emptyPath)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	f, d, err := r.resolveStat(o, c.flags&unix.AT_SYMLINK_NOFOLLOW == 0, emptyPath)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	defer f.Close()
+	var buf []byte
+	if r.Syscall == "statx" {
+		var st unix.Statx_t
+		sync := c.flags & (statxSyncType | unix.AT_NO_AUTOMOUNT)
+		if err := unix.Statx(f.FD, "", unix.AT_EMPTY_PATH|sync, c.mask, &st); err != nil {
+			return ErrorOf(err)
+		}
+		if d.Action == policy.Redact && st.Mode&unix.S_IFMT == unix.S_IFREG {
+			st.Size = uint64(r.redactedSize(f, d))
+			st.Blocks = (st.Size + 511) / 512
+		}
+		buf = statxBytes(&st)
+	} else {
+		var st unix.Stat_t
+		if err := unix.Fstat(f.FD, &st); err != nil {
+			return ErrorOf(err)
+		}
+		if d.Action == policy.Redact && st.Mode&unix.S_IFMT == unix.S_IFREG {
+			st.Size = r.redactedSize(f, d)
+			st.Blocks = (st.Size + 511) / 512
+		}
+		buf = statBytes(&st)
+	}
+	return ErrorOf(r.WriteMemory(r.Arg(c.out), buf))
+}
+
+// redactedSize is the size of the redacted view of f (what a read returns).
+func (r *Request) redactedSize(f fsops.File, d policy.Decision) int64 {
+	return int64(len(redactedView(f.Path, d.Rule, r.AsCaller, f.FD)))
+}
+
+// statOperand reads a stat or access operand. A NULL path with
+// AT_EMPTY_PATH names the descriptor itself (Linux 6.11).
+func (r *Request) statOperand(a pathArg, emptyPath bool) (operand, error) {
+	if emptyPath && a.dir >= 0 && r.Arg(a.path) == 0 {
+		return r.operandAt(a, "")
+	}
+	return r.readOperand(a, emptyPath)
+}
+
+// heldDecision is the decision on a descriptor the target already holds.
+var heldDecision = policy.Decision{Action: policy.Allow, Rule: heldRule}
+
+// resolveStat resolves o as the caller (following a final symlink or not)
+// and decides OpStat on its canonical path: it returns the descriptor (the
+// caller closes it) with the decision, Allow or Redact. A descriptor the
+// target holds (AT_EMPTY_PATH with an empty path, /proc/self/fd/N
+// followed) is not decided on: the target already holds it, and it may
+// have no path at all (a pipe, a socket, a deleted file).
+func (r *Request) resolveStat(o operand, follow, emptyPath bool) (fsops.File, policy.Decision, error) {
+	if follow {
+		own, ok, err := r.ownOperand(o)
+		if err != nil {
+			return fsops.File{}, policy.Decision{}, err
+		}
+		if ok {
+			o, emptyPath = own, true
+		}
+	}
+	if o.path == "" && emptyPath {
+		fd, err := unix.FcntlInt(uintptr(o.dirfd), unix.F_DUPFD_CLOEXEC, 0)
+		if err != nil {
+			return fsops.File{}, policy.Decision{}, fmt.Errorf("dup held descriptor: %w", err)
+		}
+		return fsops.File{FD: fd}, heldDecision, nil
+	}
+	tg, err := r.Target(o.path)
+	if err != nil {
+		return fsops.File{}, policy.Decision{}, err
+	}
+	var f fsops.File
+	var d policy.Decision
+	err = r.AsCaller(func() error {
+		var err error
+		f, err = tg.ResolveFile(o.dirfd, o.path, follow, false)
+		if err != nil {
+			return err
+		}
+		if err = r.Valid(); err == nil {
+			d = r.Decide(policy.OpStat, f.Path)
+			if !d.Allowed() && d.Action != policy.Redact {
+				err = &refusal{op: policy.OpStat, path: f.Path, errno: denyErrno(d, policy.OpStat)}
+			} else {
+				err = r.allowInode(policy.OpStat, f)
+			}
+		}
+		if err != nil {
+			f.Close()
+		}
+		return err
+	})
+	return f, d, err
+}
+
+// handleAccess serves access(path, mode), faccessat(dirfd, path, mode) and
+// faccessat2(dirfd, path, mode, flags). The answer is the kernel's, asked
+// by the broker as the caller on the resolved descriptor, once the name is
+// visible.
+func handleAccess(r *Request) Reply {
+	r.attemptedOp = policy.OpStat
+	at, mode, flags := pathArg{-1, 0}, uint32(r.Arg(1)), 0
+	switch r.Syscall {
+	case "faccessat":
+		at, mode = pathArg{0, 1}, uint32(r.Arg(2))
+	case "faccessat2":
+		at, mode, flags = pathArg{0, 1}, uint32(r.Arg(2)), int(int32(r.Arg(3)))
+		if flags&^accessFlags != 0 {
+			return Errno(unix.EINVAL)
+		}
+	}
+	if mode&^(unix.R_OK|unix.W_OK|unix.X_OK) != 0 {
+		return Errno(unix.EINVAL)
+	}
+	emptyPath := flags&unix.AT_EMPTY_PATH != 0
+	o, err := r.statOperand(at, emptyPath)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	f, _, err := r.resolveStat(o, flags&unix.AT_SYMLINK_NOFOLLOW == 0, emptyPath)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	defer f.Close()
+	if mode == unix.F_OK {
+		return Value(0) // it resolved: it exists
+	}
+	return ErrorOf(r.AsCaller(func() error {
+		return unix.Faccessat2(f.FD, "", mode, unix.AT_EMPTY_PATH|flags&unix.AT_EACCESS)
+	}))
+}
+
+// handleReadlink serves readlink(path, buf, size) and readlinkat(dirfd,
+// path, buf, size): the broker reads the link in the resolved parent
+// directory, after the policy let the agent see the link's name.
+func handleReadlink(r *Request) Reply {
+	r.attemptedOp = policy.OpStat
+	at, bufArg, sizeArg := pathArg{-1, 0}, 1, 2
+	if r.Syscall == "readlinkat" {
+		at, bufArg, sizeArg = pathArg{0, 1}, 2, 3
+	}
+	size := int(int32(r.Arg(sizeArg)))
+	if size <= 0 {
+		return Errno(unix.EINVAL)
+	}
+	path, err := r.ReadPath(at.path)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	if self, ok := r.procSelfLink(path); ok {
+		return r.writeLink(self, r.Arg(bufArg), size)
+	}
+	o, err := r.operandAt(at, path)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	tg, err := r.Target(o.path)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	var link string
+	err = r.AsCaller(func() error {
+		var err error
+		link, err = r.readLinkAt(tg, o)
+		return err
+	})
+	if err != nil {
+		return ErrorOf(err)
+	}
+	return r.writeLink(link, r.Arg(bufArg), size)
+}
+
+// readLinkAt resolves o's parent (an empty path: o's descriptor itself),
+// decides OpStat on the link's canonical name and reads it.
+func (r *Request) readLinkAt(tg fsops.Target, o operand) (string, error) {
+	var dirfd int
+	var name, canon string
+	if o.path == "" {
+		f, err := tg.ResolveFile(o.dirfd, "", false, true)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		dirfd, canon = f.FD, f.Path
+	} else {
+		p, err := tg.ResolveParent(o.dirfd, o.path)
+		if err != nil {
+			return "", err
+		}
+		defer p.Close()
+		dirfd, name, canon = p.FD, p.Name, p.Path()
+	}
+	if err := r.Valid(); err != nil {
+		return "", err
+	}
+	if err := r.CheckProc(canon); err != nil {
+		return "", err
+	}
+	if err := r.allow(policy.OpStat, canon); err != nil {
+		return "", err
+	}
+	buf := make([]byte, readlinkBufMax)
+	n, err := unix.Readlinkat(dirfd, name, buf)
+	if err != nil {
+		return "", err
+	}
+	return string(buf[:n]), nil
+}
+
+// procSelfLink answers readlink of /proc/self and /proc/thread-self
+// themselves, which name the caller (ResolveParent would resolve them
+// already rewritten to the caller's directory).
+func (r *Request) procSelfLink(path string) (string, bool) {
+	if !filepath.IsAbs(path) {
+		return "", false
+	}
+	switch filepath.Clean(path) {
+	case "/proc/self":
+		tgid, err := r.TGID()
+		return strconv.Itoa(tgid), err == nil
+	case "/proc/thread-self":
+		tgid, err := r.TGID()
+		return strconv.Itoa(tgid) + "/task/" + strconv.Itoa(r.TID()), err == nil
+	}
+	return "", false
+}
+
+// writeLink copies at most size bytes of link (no NUL, as readlink does)
+// to addr and answers with the count.
+func (r *Request) writeLink(link string, addr uint64, size int) Reply {
+	out := []byte(link)[:min(len(link), size)]
+	if err := r.WriteMemory(addr, out); err != nil {
+		return ErrorOf(err)
+	}
+	return Value(int64(len(out)))
+}
+
+// WriteMemory copies buf into the target's memory at addr, after checking
+// that the notification is still pending (so the thread id still names the
+// caller, blocked in its syscall). A fault anywhere is EFAULT, as the
+// kernel would answer; a partial write may have happened, as in the
+// kernel.
+func (r *Request) WriteMemory(addr uint64, buf []byte) error {
+	if len(buf) == 0 {
+		return nil
+	}
+	if addr == 0 {
+		return fmt.Errorf("write target memory: %w", unix.EFAULT)
+	}
+	if err := r.Valid(); err != nil {
+		return err
+	}
+	done := 0
+	for done < len(buf) {
+		a := addr + uint64(done)
+		chunk := min(len(buf)-done, pageSize-int(a%pageSize))
+		local := []unix.Iovec{{Base: &buf[done]}}
+		local[0].SetLen(chunk)
+		remote := []unix.RemoteIovec{{Base: uintptr(a), Len: chunk}}
+		n, err := unix.ProcessVMWritev(r.TID(), local, remote, 0)
+		if err != nil || n == 0 {
+			return fmt.Errorf("write target memory: %w", syscall.EFAULT)
+		}
+		done += n
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package notify
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/aixbroker/aixbroker/redact"
+)
+
+var (
+	probeOnce sync.Once
+	probePath string
+	probeErr  error
+)
+
+// statProbe compiles testdata/statprobe.c statically, once per test binary:
+// a static binary the interposer cannot reach.
+func statProbe(t testing.TB) string {
+	t.Helper()
+	probeOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "aixbroker-statprobe")
+		if err != nil {
+			probeErr = err
+			return
+		}
+		os.Chmod(dir, 0o755)
+		probePath = filepath.Join(dir, "statprobe")
+		out, err := exec.Command("gcc", "-static", "-O2", "-pthread", "-Wall", "-o", probePath,
+			filepath.Join("testdata", "statprobe.c")).CombinedOutput()
+		if err != nil {
+			probeErr = err
+			probePath = string(out)
+		}
+	})
+	if probeErr != nil {
+		t.Fatalf("compile statprobe: %v: %s", probeErr, probePath)
+	}
+	return probePath
+}
+
+func inode(t testing.TB, path string) uint64 {
+	t.Helper()
+	var st syscall.Stat_t
+	if err := syscall.Lstat(path, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Ino
+}
+
+// TestStatTrap runs a static binary that calls the stat, access and
+// readlink syscalls directly: with the trap, hidden names do not exist for
+// it and redacted files have their stub's size; without, the kernel
+// answers (the setting's trade-off).
+func TestStatTrap(t *testing.T) {
+	probe := statProbe(t)
+	s := newSandbox(t)
+	s.execRoots = []string{filepath.Dir(probe)}
+	s.trapStat = true
+	pem := filepath.Join(s.project, "key.pem")
+	writeFile(t, pem, "-----BEGIN PRIVATE KEY-----\nQ0FOQVJZ\n-----END PRIVATE KEY-----\n")
+	s.policy.Redact = []string{pem}
+	s.policy.RedactMode = map[string]string{pem: redact.ModeStub}
+	stubSize := len(redact.Stub("redact:" + pem))
+	readme := filepath.Join(s.project, "README")
+	links := map[string]string{ // link → target
+		filepath.Join(s.project, "to-readme"): readme,
+		filepath.Join(s.project, "to-secret"): s.secret,
+		filepath.Join(s.home, ".ssh", "link"): "anything",
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readmeOK := "ok size=14 ino=" + strconv.FormatUint(inode(t, readme), 10)
+	tests := []struct {
+		name string
+		argv []string
+		want string
+	}{
+		{"stat hidden", []string{"stat", s.secret}, "errno=ENOENT"},
+		{"lstat hidden", []string{"lstat", s.secret}, "errno=ENOENT"},
+		{"newfstatat hidden", []string{"newfstatat", s.secret}, "errno=ENOENT"},
+		{"statx hidden", []string{"statx", s.secret}, "errno=ENOENT"},
+		{"access hidden", []string{"access", s.secret}, "errno=ENOENT"},
+		{"hidden directory", []string{"stat", filepath.Dir(s.secret)}, "errno=ENOENT"},
+		{"symlink to hidden", []string{"stat", "to-secret"}, "errno=ENOENT"},
+		{"readlink in hidden directory", []string{"readlink", filepath.Join(s.home, ".ssh", "link")}, "errno=ENOENT"},
+		{"stat allowed", []string{"stat", "README"}, readmeOK},
+		{"statx allowed", []string{"statx", readme}, readmeOK},
+		{"stat through symlink", []string{"stat", "to-readme"}, readmeOK},
+		{"lstat symlink", []string{"lstat", "to-secret"}, "ok size=" + strconv.Itoa(len(s.secret)) + " "},
+		{"access allowed", []string{"access", "README"}, "ok"},
+		{"access for writing", []string{"accessw", "README"}, "ok"},
+		{"missing", []string{"stat", "nonexistent"}, "errno=ENOENT"},
+		{"readlink allowed", []string{"readlink", "to-readme"}, "ok link=" + readme},
+		{"readlink not a link", []string{"readlink", "README"}, "errno=EINVAL"},
+		{"readlink own exe", []string{"readlink", "/proc/self/exe"}, "ok link=" + probe},
+		{"fstat held file", []string{"fstat", "README"}, readmeOK},
+		{"fstat pipe", []string{"fstatpipe", "-"}, "ok fifo=1"},
+		{"stat own fd", []string{"stat", "/dev/stdin"}, "ok "},
+		{"bad buffer", []string{"badbuf", "README"}, "errno=EFAULT"},
+		{"redacted stub size", []string{"stat", pem}, "ok size=" + strconv.Itoa(stubSize) + " "},
+		{"redacted statx size", []string{"statx", pem}, "ok size=" + strconv.Itoa(stubSize) + " "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := s.run(t, append([]string{probe}, tt.argv...)...)
+			if got.code != 0 || !strings.HasPrefix(got.stdout, tt.want) {
+				t.Errorf("statprobe %q: exit %d stdout %q stderr %q, want %q", tt.argv, got.code, got.stdout, got.stderr, tt.want)
+			}
+		})
+	}
+	s.trapStat = false
+	if got := s.run(t, probe, "stat", s.secret); !strings.HasPrefix(got.stdout, "ok size=11 ") {
+		t.Errorf("untrapped stat of the secret: %q, want the kernel's answer", got.stdout)
+	}
+}
+
+// TestStatTrapRace flips the path buffer between an allowed file and the
+// secret from a sibling thread: the broker reads the path once and stats
+// what it resolved, so the secret's inode never comes back.
+func TestStatTrapRace(t *testing.T) {
+	probe := statProbe(t)
+	s := newSandbox(t)
+	s.execRoots = []string{filepath.Dir(probe)}
+	s.trapStat = true
+	ino := strconv.FormatUint(inode(t, s.secret), 10)
+	got := s.run(t, probe, "race", filepath.Join(s.project, "README"), s.secret, ino, "3000")
+	if got.code != 0 || strings.Contains(got.stdout, "LEAK") || !strings.Contains(got.stdout, "stats=3000") {
+		t.Errorf("race: exit %d stdout %q stderr %q", got.code, got.stdout, got.stderr)
+	}
+}
+
+// TestStatTrapTools checks that ordinary dynamic tools agree with the trap
+// and keep working with it.
+func TestStatTrapTools(t *testing.T) {
+	s := newSandbox(t)
+	s.trapStat = true
+	tests := []struct {
+		name     string
+		argv     []string
+		wantCode int
+		want     string
+	}{
+		{"ls hidden", []string{"ls", "-la", filepath.Dir(s.secret)}, 2, ""},
+		{"ls project", []string{"ls", "-la"}, 0, "README"},
+		{"test -e", []string{"sh", "-c", "test -e " + s.secret + " && echo yes || echo no"}, 0, "no"},
+		{"python exists", []string{"/usr/bin/python3", "-c", "import os; print(os.path.exists('" + s.secret + "'), os.path.exists('README'))"}, 0, "False True"},
+		{"readlink -f", []string{"readlink", "-f", "README"}, 0, filepath.Join(s.project, "README")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := exec.LookPath(tt.argv[0]); err != nil {
+				t.Skipf("needs %s: %v", tt.argv[0], err)
+			}
+			got := s.run(t, tt.argv...)
+			if got.code != tt.wantCode || !strings.Contains(got.stdout, tt.want) {
+				t.Errorf("%q: exit %d stdout %q stderr %q, want exit %d and %q", tt.argv, got.code, got.stdout, got.stderr, tt.wantCode, tt.want)
+			}
+		})
+	}
+}
+
+func TestStatTrapAsNobody(t *testing.T) {
+	rerunAsNobody(t, "^TestStatTrap(Race|Tools)?$")
+}
