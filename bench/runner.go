@@ -24,6 +24,9 @@ type Options struct {
 	// Baseline, when set, is another aixbroker binary run as one more
 	// side ("baseline", broker only): a change measured before and after.
 	Baseline string
+	// Fuse is the go-fuse passthrough server (bench/cmd/fusepass) for the
+	// side "go-fuse"; empty: that side is skipped.
+	Fuse string
 }
 
 // microOp is one operation the helper times n times per run.
@@ -78,18 +81,19 @@ var macros = []macro{
 
 // Samples are the raw figures of one run, by benchmark, side and round.
 type Samples struct {
-	Sides    []Side
-	Micro    map[string]map[string][][]float64 // op → side → round → latencies (µs)
-	Macro    map[string]map[string][]float64   // command → side → seconds per round
-	Startup  map[string][][]float64            // side → round → ms per start
-	RSS      map[string]int64                  // side → peak RSS of the launcher (KiB)
-	Read     map[string][]float64              // side → MB/s per round
-	Failed   map[string]string                 // "bench/side" → first error
-	LoadAvg  [2]string                         // at start and end
-	Baseline string                            // the baseline binary's version line, if any
-	Rounds   int
-	Started  time.Time
-	Elapsed  time.Duration
+	Sides     []Side
+	Micro     map[string]map[string][][]float64 // op → side → round → latencies (µs)
+	Macro     map[string]map[string][]float64   // command → side → seconds per round
+	Startup   map[string][][]float64            // side → round → ms per start
+	RSS       map[string]int64                  // side → peak RSS of the launcher (KiB)
+	Read      map[string][]float64              // side → MB/s per round
+	Failed    map[string]string                 // "bench/side" → first error
+	LoadAvg   [2]string                         // at start and end
+	Baseline  string                            // the baseline binary's version line, if any
+	FuseMount time.Duration                     // how long the go-fuse mount took to come up
+	Rounds    int
+	Started   time.Time
+	Elapsed   time.Duration
 }
 
 type runner struct {
@@ -139,6 +143,22 @@ func Run(ctx context.Context, opt Options) (*Samples, error) {
 		base.Name = "baseline"
 		sides = append(sides, base)
 	}
+	fuse := fuseSide(opt.Fuse, opt.Root)
+	if fuse.Skip == "" && selected(opt.Only, fuse.Name) {
+		m, err := mountFuse(ctx, opt.Fuse, w.Project, fuse.Project)
+		if err != nil {
+			fuse.Skip = err.Error()
+		} else {
+			logf("bench: go-fuse passthrough of %s mounted on %s in %s", w.Project, fuse.Project, m.took.Round(time.Millisecond))
+			s.FuseMount = m.took
+			defer func() {
+				if kb := m.stop(); kb > 0 {
+					s.RSS[fuse.Name] = kb
+				}
+			}()
+		}
+	}
+	sides = append(sides, fuse)
 	for _, side := range sides {
 		if !selected(opt.Only, side.Name) {
 			continue
@@ -153,6 +173,9 @@ func Run(ctx context.Context, opt Options) (*Samples, error) {
 		return nil, err
 	}
 	for round := range opt.Rounds {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		order := r.order(round)
 		logf("bench: round %d/%d (load %s)", round+1, opt.Rounds, loadAvg())
 		for _, op := range microOps {
@@ -205,29 +228,54 @@ func (r *runner) order(round int) []Side {
 	return out
 }
 
+// ws is the workspace as side sees it.
+func (r *runner) ws(side Side) Workspace {
+	w := r.w
+	if side.Project != "" {
+		w.Project = side.Project
+	}
+	return w
+}
+
 // warm reads the trees once natively so that every side finds them in the
-// page cache.
+// page cache, through each side's own view of the project (a FUSE mount
+// has a page cache of its own).
 func (r *runner) warm(ctx context.Context) error {
+	views := []Workspace{r.w}
+	for _, side := range r.s.Sides {
+		if side.Project != "" && side.Skip == "" {
+			views = append(views, r.ws(side))
+		}
+	}
+	for _, w := range views {
+		if err := r.warmView(ctx, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *runner) warmView(ctx context.Context, w Workspace) error {
 	for _, argv := range [][]string{
-		{"cat", r.w.path("big.bin")},
+		{"cat", w.path("big.bin")},
 		{"tar", "cf", "-", "."},
 	} {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		cmd.Dir = r.w.Project
+		cmd.Dir = w.Project
 		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("warm the page cache: %w", err)
+			return fmt.Errorf("warm the page cache of %s: %w", w.Project, err)
 		}
 	}
 	// One build fills the build cache; the timed builds then recompile
 	// the edited package and link, as after an edit.
 	for _, m := range macros {
-		argv, err := m.Argv(r.w, -1)
+		argv, err := m.Argv(w, -1)
 		if err != nil {
 			return err
 		}
-		cmd := exec.CommandContext(ctx, r.helper, append([]string{"run", r.w.path(m.Dir), "1"}, argv...)...)
+		cmd := exec.CommandContext(ctx, r.helper, append([]string{"run", w.path(m.Dir), "1"}, argv...)...)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("warm up %s: %w: %s", m.Name, err, lastLine(string(out)))
+			return fmt.Errorf("warm up %s in %s: %w: %s", m.Name, w.Project, err, lastLine(string(out)))
 		}
 	}
 	return nil
@@ -288,25 +336,33 @@ func lastLine(s string) string {
 // returns the last value read.
 func sampleHWM(pid int, done <-chan struct{}) int64 {
 	var last int64
-	path := "/proc/" + strconv.Itoa(pid) + "/status"
 	t := time.NewTicker(5 * time.Millisecond)
 	defer t.Stop()
 	for {
-		if b, err := os.ReadFile(path); err == nil {
-			for _, line := range strings.Split(string(b), "\n") {
-				if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-					if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64); err == nil && kb > last {
-						last = kb
-					}
-				}
-			}
-		}
+		last = max(last, readHWM(pid))
 		select {
 		case <-done:
 			return last
 		case <-t.C:
 		}
 	}
+}
+
+// readHWM is the VmHWM of pid in KiB, 0 if it cannot be read.
+func readHWM(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err == nil {
+				return kb
+			}
+		}
+	}
+	return 0
 }
 
 // fail records the first error of a benchmark on a side.
@@ -321,7 +377,8 @@ func (r *runner) fail(bench string, side Side, err error) {
 }
 
 func (r *runner) noteRSS(side Side, res result) {
-	if side.Name != "native" && res.hwm > r.s.RSS[side.Name] {
+	// The go-fuse side's figure is its server's, taken when it stops.
+	if side.Name != "native" && side.Name != fuseName && res.hwm > r.s.RSS[side.Name] {
 		r.s.RSS[side.Name] = res.hwm
 	}
 }
@@ -336,11 +393,16 @@ func (r *runner) micro(ctx context.Context, side Side, op microOp) {
 	}
 	rounds := append(r.s.Micro[op.Name][side.Name], nil)
 	r.s.Micro[op.Name][side.Name] = rounds
-	if err := r.w.removeScratch(); err != nil {
+	w := r.ws(side)
+	if err := w.removeScratch(); err != nil {
 		r.fail(op.Name, side, err)
 		return
 	}
-	res, err := r.exec(ctx, side, r.w.Project, []string{r.helper, op.Op, r.w.path(op.Dir), strconv.Itoa(op.N)})
+	argv := []string{r.helper, op.Op, w.path(op.Dir), strconv.Itoa(op.N)}
+	if op.Op == "exec" && side.Exec != "" {
+		argv = append(argv, side.Exec)
+	}
+	res, err := r.exec(ctx, side, w.Project, argv)
 	if err != nil {
 		r.fail(op.Name, side, err)
 		return
@@ -357,7 +419,8 @@ func (r *runner) micro(ctx context.Context, side Side, op microOp) {
 func (r *runner) read(ctx context.Context, side Side) {
 	rounds := append(r.s.Read[side.Name], math.NaN())
 	r.s.Read[side.Name] = rounds
-	res, err := r.exec(ctx, side, r.w.Project, []string{r.helper, "read", r.w.path("big.bin"), strconv.Itoa(readPasses)})
+	w := r.ws(side)
+	res, err := r.exec(ctx, side, w.Project, []string{r.helper, "read", w.path("big.bin"), strconv.Itoa(readPasses)})
 	if err == nil {
 		var v []float64
 		if v, err = parseNumbers(res.stdout, 1e-6); err == nil && len(v) == readPasses {
@@ -378,16 +441,17 @@ func (r *runner) macro(ctx context.Context, side Side, m macro, round int) {
 	}
 	rounds := append(r.s.Macro[m.Name][side.Name], math.NaN())
 	r.s.Macro[m.Name][side.Name] = rounds
-	if err := r.w.removeScratch(); err != nil {
+	w := r.ws(side)
+	if err := w.removeScratch(); err != nil {
 		r.fail(m.Name, side, err)
 		return
 	}
-	argv, err := m.Argv(r.w, round)
+	argv, err := m.Argv(w, round)
 	if err != nil {
 		r.fail(m.Name, side, err)
 		return
 	}
-	res, err := r.exec(ctx, side, r.w.Project, append([]string{r.helper, "run", r.w.path(m.Dir), "1"}, argv...))
+	res, err := r.exec(ctx, side, w.Project, append([]string{r.helper, "run", w.path(m.Dir), "1"}, argv...))
 	if err != nil {
 		r.fail(m.Name, side, err)
 		return
@@ -408,6 +472,9 @@ const readPasses = 5
 const startupRuns = 5
 
 func (r *runner) startup(ctx context.Context, side Side) {
+	if side.NoStartup {
+		return
+	}
 	rounds := append(r.s.Startup[side.Name], nil)
 	r.s.Startup[side.Name] = rounds
 	var ms []float64

@@ -13,6 +13,14 @@ type Side struct {
 	Wrap func(argv []string) []string
 	// Skip, when set, is why this side cannot run on this machine.
 	Skip string
+	// Project, when set, is where this side reaches the workspace's
+	// project (the go-fuse side: its mount); empty: the project itself.
+	Project string
+	// Exec is the program the exec operation starts; empty: /bin/true.
+	Exec string
+	// NoStartup: the side has no start of its own to time (a mount set
+	// up once for the whole run).
+	NoStartup bool
 }
 
 // Sides returns native, aixbroker (broker only, and with the interposer)

@@ -1,7 +1,8 @@
 /* microbench: the operations the benchmark times, run natively and under
  * each sandbox. Usage: microbench OP DIR N [ARGS...]. Prints one latency in
  * nanoseconds per line (per operation), or for "read" one throughput in
- * bytes per second per pass, or for "run" the wall time of ARGS in nanoseconds. */
+ * bytes per second per pass, or for "run" the wall time of ARGS in nanoseconds.
+ * "exec" starts ARGS[0] if given, /bin/true otherwise. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -83,9 +84,9 @@ int main(int argc, char **argv) {
 			}
 			closedir(d);
 		} else if (!strcmp(op, "exec")) {
-			char *targv[] = {"/bin/true", NULL};
+			char *targv[] = {argc > 4 ? argv[4] : "/bin/true", NULL};
 			t0 = now();
-			if (spawn_wait(targv) != 0) fail("exec", "/bin/true");
+			if (spawn_wait(targv) != 0) fail("exec", targv[0]);
 		} else if (!strcmp(op, "rename")) {
 			snprintf(path, sizeof path, "%s/r%d", dir, i);
 			snprintf(path2, sizeof path2, "%s/r%d.new", dir, i);

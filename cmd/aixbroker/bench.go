@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/aixbroker/aixbroker/bench"
 	"github.com/spf13/cobra"
@@ -18,6 +20,8 @@ func newBenchCmd() *cobra.Command {
 		doc    string
 		sides  []string
 		base   string
+		fuse   string
+		js     string
 	)
 	cmd := &cobra.Command{
 		Use:   "bench",
@@ -26,11 +30,14 @@ func newBenchCmd() *cobra.Command {
 a 10,000-entry folder, exec, rename, create+unlink), commands (git status,
 grep -r and tar c on a 20,000-file repository, node requiring 2,000 modules,
 a tree walk, go build) and starts of /bin/true natively, under this binary's
-'exec' (broker only, and with the interposer) and under bubblewrap when bwrap
-is installed, alternating the order of the sides every round. It prints
+'exec' (broker only, and with the interposer), under bubblewrap when bwrap
+is installed, and through a go-fuse passthrough mount of the workspace when
+--fuse names the server (bench/cmd/fusepass; root, or fusermount3), alternating
+the order of the sides every round. It prints
 medians, ratios to native and the spread between rounds, checks the
 performance goals, and with --doc rewrites that file's Summary, Macro
-benchmarks and Startup sections. Needs cc (for the timing helper), git, node
+benchmarks and Startup sections; --json writes the latencies the chart
+(bench/cmd/benchchart) is drawn from. Needs cc (for the timing helper), git, node
 and go; the workspace is generated once under --dir.`,
 		Example: `  aixbroker bench
   aixbroker bench --rounds 7 --doc docs/PERFORMANCE.md
@@ -41,11 +48,20 @@ and go; the workspace is generated once under --dir.`,
 			if err != nil {
 				return fmt.Errorf("find this binary: %w", err)
 			}
-			s, err := bench.Run(cmd.Context(), bench.Options{
-				Bin: self, Root: root, Rounds: rounds, Log: cmd.ErrOrStderr(), Only: sides, Baseline: base,
+			// Ctrl-C ends the run through its context, so that the
+			// go-fuse mount is taken down.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			s, err := bench.Run(ctx, bench.Options{
+				Bin: self, Root: root, Rounds: rounds, Log: cmd.ErrOrStderr(), Only: sides, Baseline: base, Fuse: fuse,
 			})
 			if err != nil {
 				return fmt.Errorf("run benchmarks: %w", err)
+			}
+			if js != "" {
+				if err := bench.WriteResults(js, s); err != nil {
+					return err
+				}
 			}
 			r := bench.Summarize(s)
 			r.WriteText(cmd.OutOrStdout())
@@ -61,7 +77,9 @@ and go; the workspace is generated once under --dir.`,
 	cmd.Flags().IntVar(&rounds, "rounds", 5, "alternating `n`umber of rounds")
 	cmd.Flags().StringVar(&root, "dir", filepath.Join(os.TempDir(), "aixbroker-bench"), "workspace `dir`ectory (generated once, reused)")
 	cmd.Flags().StringVar(&doc, "doc", "", "rewrite this `file`'s generated sections (docs/PERFORMANCE.md)")
-	cmd.Flags().StringSliceVar(&sides, "side", nil, "run only these `sides` besides native: aixbroker, aixbroker+interposer, bubblewrap")
+	cmd.Flags().StringSliceVar(&sides, "side", nil, "run only these `sides` besides native: aixbroker, aixbroker+interposer, bubblewrap, go-fuse")
 	cmd.Flags().StringVar(&base, "baseline", "", "also run this other aixbroker `binary` as side \"baseline\" (a change measured before and after)")
+	cmd.Flags().StringVar(&fuse, "fuse", "", "go-fuse passthrough server `binary` (bench/cmd/fusepass) for the side \"go-fuse\"")
+	cmd.Flags().StringVar(&js, "json", "", "write the micro latencies to this `file` (for bench/cmd/benchchart)")
 	return cmd
 }
