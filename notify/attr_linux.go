@@ -130,8 +130,14 @@ func (r *Request) utimesOperand(at pathArg, flags int) (operand, bool, error) {
 	if int32(r.Arg(at.dir)) == unix.AT_FDCWD {
 		return operand{}, false, unix.EFAULT
 	}
-	o, err := r.operandAt(at, "")
-	return o, true, err
+	// The caller's own open file, not an O_PATH reopen: its access mode
+	// counts for a redacted file (allowChange).
+	fd, err := r.callerFD(int32(r.Arg(at.dir)))
+	if err != nil {
+		return operand{}, false, err
+	}
+	r.Own(fd)
+	return operand{dirfd: fd}, true, nil
 }
 
 // readTimes reads the times argument: a struct utimbuf (utime: two

@@ -105,8 +105,9 @@ func (r *Request) allowFD(fd int) error {
 		}
 		return &refusal{op: policy.OpWrite, path: link, errno: unix.EACCES}
 	}
-	if err := r.allow(policy.OpWrite, path); err != nil {
+	f := fsops.File{FD: fd, Path: path}
+	if err := r.allowChange(policy.OpWrite, f); err != nil {
 		return err
 	}
-	return r.allowInode(policy.OpWrite, fsops.File{FD: fd, Path: path})
+	return r.allowInode(policy.OpWrite, f)
 }

@@ -238,7 +238,7 @@ func (r *Request) fileAction(o operand, follow, emptyPath bool, op policy.Op, fn
 		if err := r.Valid(); err != nil {
 			return err
 		}
-		if err := r.allow(op, f.Path); err != nil {
+		if err := r.allowChange(op, f); err != nil {
 			return err
 		}
 		if err := r.allowInode(op, f); err != nil {

@@ -16,8 +16,9 @@ const renameFlags = unix.RENAME_NOREPLACE | unix.RENAME_EXCHANGE | unix.RENAME_W
 
 // handleRename serves rename(old, new), renameat(olddirfd, old, newdirfd,
 // new) and renameat2(..., flags). The source is decided as OpRename and the
-// destination as OpCreate; with RENAME_EXCHANGE both ends are sources and
-// destinations. Neither final component is followed.
+// destination as OpCreate, and a file the destination would replace as
+// OpUnlink (renameNoClobber); with RENAME_EXCHANGE both ends are sources
+// and destinations. Neither final component is followed.
 func handleRename(r *Request) Reply {
 	from, to, flags := pathArg{-1, 0}, pathArg{-1, 1}, uint(0)
 	if r.Syscall != "rename" {
@@ -66,8 +67,36 @@ func handleRename(r *Request) Reply {
 				return err
 			}
 		}
-		return fsops.Rename(op, np, flags)
+		return r.renameNoClobber(op, np, flags)
 	}))
+}
+
+// renameNoClobber performs the rename decided by allowRename. OpCreate
+// allowed the destination as a new name, which says nothing about a file
+// already there: a redact rule allows creating .env but never replacing
+// the user's. So unless the caller asked for RENAME_NOREPLACE or
+// RENAME_EXCHANGE (decided as a rename of both ends), the destination is
+// also decided as OpUnlink, the fate of a file it replaces. When that is
+// refused, the rename is performed with RENAME_NOREPLACE on the resolved
+// parent: a file there, or one a sibling thread puts there after the
+// decision, makes the kernel answer EEXIST, which becomes the refusal. No
+// lookup, so no window between checking and renaming. (A filesystem
+// without RENAME_NOREPLACE answers EINVAL there: refused, safely.)
+func (r *Request) renameNoClobber(from, to fsops.Parent, flags uint) error {
+	if flags&(unix.RENAME_NOREPLACE|unix.RENAME_EXCHANGE) != 0 || kernelRefuses(to.Name) {
+		return fsops.Rename(from, to, flags)
+	}
+	path := to.Path()
+	d := r.sup.broker.Decide(policy.OpUnlink, path)
+	if d.Allowed() {
+		return fsops.Rename(from, to, flags)
+	}
+	err := fsops.Rename(from, to, flags|unix.RENAME_NOREPLACE)
+	if !errors.Is(err, unix.EEXIST) {
+		return err
+	}
+	r.note(policy.OpUnlink, path, d)
+	return &refusal{op: policy.OpUnlink, path: path, errno: denyErrno(d, policy.OpUnlink)}
 }
 
 // allowRename decides a rename: the source as OpRename (missing: ENOENT),

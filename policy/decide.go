@@ -13,7 +13,8 @@ import "slices"
 //	read                  Deny ENOENT*   Redact         Allow        Allow        Allow        default
 //	stat                  Deny ENOENT*   Redact         Allow        Allow        Allow        traverse, else default
 //	exec                  Deny ENOENT*   Deny EACCES    Allow        Allow        Allow        default
-//	write, create, unlink Deny EACCES    Redact EACCES  Deny EACCES  Allow        Deny EACCES  default
+//	write, unlink         Deny EACCES    Redact EACCES  Deny EACCES  Allow        Deny EACCES  default
+//	create                Deny EACCES    (see below)    Deny EACCES  Allow        Deny EACCES  default
 //	mkdir                 as create                                                            traverse-write, else default
 //	rename, link (source) Deny EACCES    Deny EACCES    Deny EACCES  Allow        Deny EACCES  default
 //	connect               Deny EACCES    unix.connect decides (see decideUnix)
@@ -32,6 +33,14 @@ import "slices"
 // written, truncated, deleted, renamed or linked. Rename and link decide the
 // source; callers decide the target name with OpCreate, so a denied or
 // redacted file can never be moved or linked into an allowed name.
+//
+// A redact rule does not decide create and mkdir: a new name holds nothing
+// of the user's, so creating .env.local or unpacking a .env is decided by
+// the rules below redact (read_only, allow_write, allow_read, the default),
+// as if the redact rule were not there. OpCreate therefore says nothing
+// about an existing file at that name: a caller that may replace one
+// (rename onto an existing name) must also decide OpUnlink on it, which a
+// redact rule refuses. Reads of the new file are redacted like any other.
 //
 // Redact and read_only narrow, they never widen: they apply only where the
 // path is readable without them (an allow_write or allow_read rule matches,
@@ -73,6 +82,9 @@ func (e *Engine) decide(op Op, path string) cached {
 		if (rank == rankRedact || rank == rankReadOnly) && !e.reachable(path) {
 			rank, rule = rankNone, e.def // redact and read_only narrow an allow; they never widen
 		}
+		if rank == rankRedact && (op == OpCreate || op == OpMkdir) {
+			rank, rule = e.below(path, e.unredacted) // a new name holds nothing of the user's
+		}
 	}
 	if rank == rankNone && op == OpStat {
 		if t, ok := e.trav[path]; ok {
@@ -92,6 +104,15 @@ func (e *Engine) decide(op Op, path string) cached {
 		}
 	}
 	return c
+}
+
+// below returns the best rule matching path from index from (in e.rules)
+// on, with its rank, or the default rule.
+func (e *Engine) below(path string, from int) (int, int32) {
+	if i := e.first(path, from); i >= 0 {
+		return e.rules[i].rank, e.rules[i].rule
+	}
+	return rankNone, e.def
 }
 
 // outcome is the table of Decide for one operation and winning list.
@@ -199,6 +220,9 @@ func (x Explanation) Why(r Rule) string {
 	}
 	if x.unreached && (r.List == "redact" || r.List == "read_only") {
 		return "not applied: " + r.List + " only narrows what an allow rule grants, and no allow rule reaches this path"
+	}
+	if r.List == "redact" && (x.Op == OpCreate || x.Op == OpMkdir) && x.Decision.Rule.List != "redact" {
+		return "not applied: redact refuses changes to an existing file; a new name holds nothing of the user's and is decided by the rules below redact"
 	}
 	return ""
 }

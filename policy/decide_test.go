@@ -34,7 +34,7 @@ func TestDecideOperations(t *testing.T) {
 		{OpStat, hide, refuse, redact, allow, allow, hide},
 		{OpExec, hide, refuse, refuse, allow, allow, hide},
 		{OpWrite, refuse, refuse, redactRefuse, allow, refuse, refuse},
-		{OpCreate, refuse, refuse, redactRefuse, allow, refuse, refuse},
+		{OpCreate, refuse, refuse, refuse, allow, refuse, refuse}, // a new name: redact does not decide, allow_read refuses
 		{OpUnlink, refuse, refuse, redactRefuse, allow, refuse, refuse},
 		{OpRename, refuse, refuse, refuse, allow, refuse, refuse},
 		{OpLink, refuse, refuse, refuse, allow, refuse, refuse},

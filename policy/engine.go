@@ -41,16 +41,17 @@ type Engine struct {
 	trav   map[string]int32 // directory → traverse rule (table index)
 	// travWrite holds the directories above an allow_write pattern, which
 	// OpMkdir may create.
-	travWrite map[string]int32
-	guard     map[string]int32 // directory above a read_only path → guard rule (table index)
-	allow     int              // index in rules of the first allow_write or allow_read rule
-	def       int32            // the default rule
-	bad       int32            // the rule for a path that is not canonical
-	exec      execRules        // exec: section
-	env       envRules         // env: section
-	unix      unixRules        // unix: section
-	roots     Roots            // literal prefixes of the allow lists
-	cache     *decisionCache   // (op, path) → decision
+	travWrite  map[string]int32
+	guard      map[string]int32 // directory above a read_only path → guard rule (table index)
+	allow      int              // index in rules of the first allow_write or allow_read rule
+	unredacted int              // index in rules of the first rule below redact (read_only and on)
+	def        int32            // the default rule
+	bad        int32            // the rule for a path that is not canonical
+	exec       execRules        // exec: section
+	env        envRules         // env: section
+	unix       unixRules        // unix: section
+	roots      Roots            // literal prefixes of the allow lists
+	cache      *decisionCache   // (op, path) → decision
 }
 
 // Compile expands the policy's variables with v, compiles every glob once
@@ -71,13 +72,7 @@ func Compile(p *Policy, v Vars) (*Engine, error) {
 			}
 		}
 	}
-	e.allow = len(e.rules)
-	for i, c := range e.rules {
-		if c.rank >= rankWrite {
-			e.allow = i
-			break
-		}
-	}
+	e.allow, e.unredacted = firstRank(e.rules, rankWrite), firstRank(e.rules, rankReadOnly)
 	e.exec = compileExec(p.Exec)
 	e.env = compileEnv(p.Env)
 	errs = append(errs, e.compileUnix(p.Unix)...)
@@ -93,6 +88,17 @@ func Compile(p *Policy, v Vars) (*Engine, error) {
 		return nil, fmt.Errorf("compile policy %s: %w", p.File, errors.Join(joined...))
 	}
 	return e, nil
+}
+
+// firstRank returns the index of the first rule of rank at least rank
+// (rules are in precedence order), or len(rules).
+func firstRank(rules []compiled, rank int) int {
+	for i, c := range rules {
+		if c.rank >= rank {
+			return i
+		}
+	}
+	return len(rules)
 }
 
 func (e *Engine) add(r Rule) int32 {
