@@ -66,18 +66,18 @@ clean:
 # agents from npm at pinned versions, runs each under `aixbroker exec` with its
 # built-in profile against a scripted local model server, as a throwaway user
 # when run as root. AGENTS=claude,codex narrows it; compat-claude is the fast
-# Go test CI can run.
+# Go test CI can run. COMPAT_FLAGS="--interposer=on" adds flags to aixbroker exec.
 COMPAT_USER ?= $(shell [ "$$(id -u)" = 0 ] && echo aixcompat)
 AGENTS ?=
 .PHONY: compat compat-claude compat-native
 compat: build
-	$(GO) run ./compat/cmd/aixcompat -broker $(BIN) -docs docs $(if $(COMPAT_USER),-user $(COMPAT_USER)) $(if $(AGENTS),-agents $(AGENTS))
+	$(GO) run ./compat/cmd/aixcompat -broker $(BIN) -docs docs $(if $(COMPAT_USER),-user $(COMPAT_USER)) $(if $(AGENTS),-agents $(AGENTS)) $(if $(COMPAT_FLAGS),-broker-flags '$(COMPAT_FLAGS)')
 
 compat-native:
 	$(GO) run ./compat/cmd/aixcompat $(if $(COMPAT_USER),-user $(COMPAT_USER)) $(if $(AGENTS),-agents $(AGENTS))
 
 compat-claude: build
-	AIXBROKER_COMPAT=claude AIXBROKER_COMPAT_USER=$(COMPAT_USER) $(GO) test -count=1 -timeout 15m -run TestMatrix -v ./compat/
+	AIXBROKER_COMPAT=claude AIXBROKER_COMPAT_USER=$(COMPAT_USER) AIXBROKER_COMPAT_FLAGS='$(COMPAT_FLAGS)' $(GO) test -count=1 -timeout 15m -run TestMatrix -v ./compat/
 
 # The macOS binaries (the sandbox-exec backend cannot run here; this checks
 # that it builds). TestBuildsForDarwin in ./macos does the same in `make test`.

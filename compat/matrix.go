@@ -32,6 +32,8 @@ type Options struct {
 	// Merge keeps the other cells of an existing DocsDir/compat.json and
 	// replaces only those this run produced.
 	Merge bool
+	// BrokerFlags are added to "aixbroker exec" (--interposer=on, ...).
+	BrokerFlags []string
 }
 
 // DefaultPrefix is where `npm install -g` puts agents for this user: /usr/local
@@ -89,7 +91,7 @@ func RunMatrix(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 		return nil, err
 	}
 	defer srv.Close()
-	r := &Runner{Server: srv, Prefix: o.Prefix, Broker: o.Broker, Owner: owner, WorkDir: work, Timeout: o.Timeout, Keep: o.Keep}
+	r := &Runner{Server: srv, Prefix: o.Prefix, Broker: o.Broker, BrokerFlags: o.BrokerFlags, Owner: owner, WorkDir: work, Timeout: o.Timeout, Keep: o.Keep}
 	rep := newReport(o, agents, scenarios)
 	for _, a := range agents {
 		if a.Missing != "" {

@@ -58,6 +58,7 @@ func TestLeakScan(t *testing.T) {
 // be installed then fails the test; it is never skipped once asked for.
 // AIXBROKER_COMPAT_BROKER names the aixbroker binary (default
 // ../bin/aixbroker, built by `make build`); "native" runs without it.
+// AIXBROKER_COMPAT_FLAGS adds flags to "aixbroker exec" (--interposer=on).
 func TestMatrix(t *testing.T) {
 	agents := os.Getenv("AIXBROKER_COMPAT")
 	if agents == "" {
@@ -81,7 +82,7 @@ func TestMatrix(t *testing.T) {
 	}
 	o := Options{
 		Agents: strings.Split(agents, ","), Prefix: DefaultPrefix(), Cache: cache, Install: true,
-		Broker: broker, User: os.Getenv("AIXBROKER_COMPAT_USER"), Timeout: 2 * time.Minute,
+		Broker: broker, BrokerFlags: strings.Fields(os.Getenv("AIXBROKER_COMPAT_FLAGS")), User: os.Getenv("AIXBROKER_COMPAT_USER"), Timeout: 2 * time.Minute,
 	}
 	var log strings.Builder
 	rep, err := RunMatrix(context.Background(), o, &log)

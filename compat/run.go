@@ -22,6 +22,8 @@ type Runner struct {
 	// Broker is the aixbroker binary; empty runs the agents natively,
 	// which validates the harness (canaries must then show up as leaks).
 	Broker string
+	// BrokerFlags are added to "aixbroker exec" before the "--".
+	BrokerFlags []string
 	// Owner is the user the agent runs as.
 	Owner Owner
 	// WorkDir holds the fixtures; each run gets a fresh one.
@@ -120,7 +122,8 @@ func (r *Runner) exec(ctx context.Context, a Agent, fx *Fixture, prompt string) 
 	bin := filepath.Join(r.Prefix, "bin", a.Bin)
 	argv := append([]string{bin}, a.Args(fx.Env, prompt)...)
 	if r.Broker != "" {
-		argv = append([]string{r.Broker, "exec", "--quiet", "--profile", a.Profile, "--"}, argv...)
+		wrap := append([]string{r.Broker, "exec", "--quiet", "--profile", a.Profile}, r.BrokerFlags...)
+		argv = append(append(wrap, "--"), argv...)
 	} else {
 		// A wrapper shell stands where the broker would, so that the escape
 		// scenario's "kill the parent" hits the wrapper, not this process.

@@ -27,6 +27,7 @@ type execFlags struct {
 	Quiet         bool
 	AllowDegraded bool
 	Interposer    string
+	StatTrap      string
 }
 
 func newExecCmd() *cobra.Command {
@@ -61,6 +62,7 @@ the policy's audit.log, or --audit FILE). The exit status is CMD's.`,
 	cmd.Flags().StringVar(&f.Audit, "audit", "", "write the audit log to this `file`")
 	cmd.Flags().BoolVarP(&f.Quiet, "quiet", "q", false, "do not print the summary line at exit")
 	cmd.Flags().StringVar(&f.Interposer, "interposer", "", "`on|off`: preload the library that hides denied names from listings and stat (default $AIXBROKER_INTERPOSER, else off)")
+	cmd.Flags().StringVar(&f.StatTrap, "stat-trap", "", "`on|off`: also trap the stat, access and readlink syscalls, so denied names vanish for static binaries too, at ~10 µs per call, fstat included (default $AIXBROKER_STAT_TRAP, else off: left to the interposer)")
 	cmd.Flags().BoolVar(&f.AllowDegraded, "allow-degraded", false, "run even if the kernel's Landlock is too old for the backstop (the seccomp broker still enforces)")
 	return cmd
 }
@@ -69,6 +71,9 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	f.Agent = args[0]
 	defer pauseGC()()
 	if _, err := interposerOn(f.Interposer); err != nil {
+		return err
+	}
+	if _, err := statTrapOn(f.StatTrap); err != nil {
 		return err
 	}
 	eng, pol, err := loadEngine(f.policyFlags)

@@ -26,6 +26,7 @@ func runSandbox(ctx context.Context, r sandboxRun) (int, error) {
 		Landlock:      landlockRoots(r.engine.Roots()),
 		AllowDegraded: r.flags.AllowDegraded,
 	}
+	cfg.TrapStat, _ = statTrapOn(r.flags.StatTrap)
 	if on, _ := interposerOn(r.flags.Interposer); on {
 		defer setupInterposer(r.cmd.ErrOrStderr(), r.engine, &cfg)()
 	}

@@ -33,6 +33,7 @@ func run() error {
 	flag.StringVar(&o.Cache, "cache", ".cache/agents/npm", "npm download cache")
 	flag.BoolVar(&o.Install, "install", true, "install the pinned agents first")
 	flag.StringVar(&o.Broker, "broker", "", "aixbroker binary; empty runs the agents natively")
+	brokerFlags := flag.String("broker-flags", "", "space-separated flags added to 'aixbroker exec' (e.g. --interposer=on)")
 	flag.StringVar(&o.User, "user", "", "run the agents as this user, created with useradd if missing")
 	flag.StringVar(&o.DocsDir, "docs", "", "write COMPAT.md and compat.json into this folder")
 	flag.StringVar(&o.DumpDir, "dump", "", "write every request body the model server received here")
@@ -45,6 +46,7 @@ func run() error {
 		return compat.Rerender(*render)
 	}
 	o.Agents, o.Scenarios = split(agents), split(scenarios)
+	o.BrokerFlags = strings.Fields(*brokerFlags)
 	rep, err := compat.RunMatrix(context.Background(), o, os.Stderr)
 	if err != nil {
 		return err
