@@ -10,7 +10,7 @@
 //
 // As root it mounts with mount(2) directly (no fusermount3 needed); as any
 // other user it needs fusermount3 and access to /dev/fuse. On SIGINT,
-// SIGTERM or SIGHUP it unmounts (lazily if the mount is busy) and exits.
+// SIGTERM or SIGHUP it unmounts (detaches, if the mount is busy) and exits.
 package main
 
 import (
@@ -77,13 +77,15 @@ func serve(source, mnt string, debug bool) error {
 	go func() {
 		<-sig
 		if err := server.Unmount(); err != nil {
-			// Busy (a benchmark process still inside): detach it; the
-			// kernel finishes the unmount when the last user leaves, and
-			// Wait returns once the kernel closes the channel.
+			// Busy (a benchmark process still inside): detach it and
+			// exit. The mount leaves the namespace at once; closing
+			// /dev/fuse aborts the connection, so whatever is still
+			// inside gets errors instead of waiting for this server.
 			if derr := detach(mnt); derr != nil {
 				fmt.Fprintf(os.Stderr, "fusepass: unmount %s: %v; detach: %v\n", mnt, err, derr)
 				os.Exit(1)
 			}
+			os.Exit(0)
 		}
 	}()
 	server.Wait()

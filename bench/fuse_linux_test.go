@@ -1,0 +1,112 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// buildFusepass compiles bench/cmd/fusepass into a temporary directory.
+func buildFusepass(t *testing.T) string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go toolchain to build fusepass")
+	}
+	bin := filepath.Join(t.TempDir(), "fusepass")
+	if out, err := exec.Command(goBin, "build", "-o", bin, "./cmd/fusepass").CombinedOutput(); err != nil {
+		t.Fatalf("build fusepass: %v: %s", err, out)
+	}
+	return bin
+}
+
+func TestFuseSideSkips(t *testing.T) {
+	tests := []struct {
+		name, server string
+		wantSkip     bool
+	}{
+		{"no server", "", true},
+		{"a server", "/usr/local/bin/fusepass", os.Geteuid() != 0 && !haveFusermount()},
+	}
+	for _, tt := range tests {
+		side := fuseSide(tt.server, "/tmp/x")
+		if _, err := os.Stat("/dev/fuse"); err != nil && tt.server != "" {
+			tt.wantSkip = true
+		}
+		if (side.Skip != "") != tt.wantSkip {
+			t.Errorf("%s: skip %q, want skipped %v", tt.name, side.Skip, tt.wantSkip)
+		}
+		if side.Project != "/tmp/x/fuse" || !side.NoStartup {
+			t.Errorf("%s: project %q, no startup %v; want /tmp/x/fuse, true", tt.name, side.Project, side.NoStartup)
+		}
+	}
+}
+
+// TestFuseMount mounts the passthrough for real (root only: /dev/fuse is
+// root's here and there is no fusermount3), writes through it, and checks
+// that stop takes the mount down.
+func TestFuseMount(t *testing.T) {
+	root := t.TempDir()
+	side := fuseSide("fusepass", root)
+	if side.Skip != "" {
+		t.Skip(side.Skip)
+	}
+	server := buildFusepass(t)
+	src := filepath.Join(root, "project")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "a"), []byte("native"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := mountFuse(context.Background(), server, src, side.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	defer func() {
+		if !stopped {
+			m.stop()
+		}
+	}()
+	if !mounted(side.Project) {
+		t.Fatalf("%s is not a mount point after mountFuse", side.Project)
+	}
+	tests := []struct {
+		name, path, want string
+	}{
+		{"native file through the mount", filepath.Join(side.Project, "a"), "native"},
+	}
+	for _, tt := range tests {
+		b, err := os.ReadFile(tt.path)
+		if err != nil || string(b) != tt.want {
+			t.Errorf("%s: %q, %v; want %q", tt.name, b, err, tt.want)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(side.Project, "b"), []byte("fuse"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(src, "b")); err != nil || string(b) != "fuse" {
+		t.Errorf("written through the mount, read natively: %q, %v; want %q", b, err, "fuse")
+	}
+	if out, err := exec.Command(side.Exec).CombinedOutput(); err != nil {
+		t.Errorf("exec %s on the mount: %v: %s", side.Exec, err, out)
+	}
+	// A process still inside the mount: the unmount must not wait for it.
+	busy := exec.Command("sleep", "30")
+	busy.Dir = side.Project
+	if err := busy.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = busy.Process.Kill(); _ = busy.Wait() }()
+	kb := m.stop()
+	stopped = true
+	if mounted(side.Project) {
+		t.Errorf("%s still mounted after stop", side.Project)
+	}
+	if kb <= 0 {
+		t.Errorf("server peak RSS %d KiB, want > 0", kb)
+	}
+}
