@@ -152,7 +152,8 @@ func (r *Report) fuseGoal(side string) Goal {
 	const what = "faster than a go-fuse passthrough"
 	var slower []string
 	compared := 0
-	for _, rows := range [][]Row{r.Micro, r.Macro} {
+	for k, rows := range [][]Row{r.Micro, r.Macro} {
+		unit := [2]string{"%.1f µs", "%.3f s"}[k]
 		for _, x := range rows {
 			if x.Side != fuseName {
 				continue
@@ -163,7 +164,7 @@ func (r *Report) fuseGoal(side string) Goal {
 			}
 			compared++
 			if ours.P50 >= x.P50 {
-				slower = append(slower, fmt.Sprintf("%s %.3g vs %.3g", x.Bench, ours.P50, x.P50))
+				slower = append(slower, fmt.Sprintf("%s "+unit+" vs "+unit, x.Bench, ours.P50, x.P50))
 			}
 		}
 	}

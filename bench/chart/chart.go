@@ -12,6 +12,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/aixbroker/aixbroker/bench"
 	"gonum.org/v1/plot"
@@ -59,8 +60,12 @@ func Draw(res bench.Results, w io.Writer) error {
 	}
 	img := vgimg.New(width, height)
 	dc := draw.New(img)
-	title := fmt.Sprintf("Latency per operation, µs (log scale): %d rounds from %s, load %s → %s. Box: quartiles and median; whiskers: 1.5 IQR; dots: beyond; ×: p99",
-		res.Rounds, res.Started.UTC().Format("2006-01-02 15:04 UTC"), res.LoadAvg[0], res.LoadAvg[1])
+	rounds := "rounds"
+	if res.Rounds == 1 {
+		rounds = "round"
+	}
+	title := fmt.Sprintf("Latency per operation (log scale): %d %s from %s, load %s → %s. Box: quartiles and median; whiskers: 1.5 IQR; dots: beyond; ×: p99",
+		res.Rounds, rounds, res.Started.UTC().Format("2006-01-02 15:04 UTC"), res.LoadAvg[0], res.LoadAvg[1])
 	head := draw.TextStyle{Color: color.Black, Font: plot.DefaultFont, Handler: plot.DefaultTextHandler}
 	head.Font.Size = vg.Points(13)
 	head.XAlign = draw.XCenter
@@ -87,9 +92,8 @@ func Draw(res bench.Results, w io.Writer) error {
 func panel(op bench.OpLatencies, sides []string) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = op.Op
-	p.Y.Label.Text = "µs"
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = durationTicks{}
 	p.X.Tick.Label.Rotation = math.Pi / 8
 	p.X.Tick.Label.XAlign = draw.XRight
 	p.X.Tick.Label.YAlign = draw.YCenter
@@ -138,6 +142,30 @@ func panel(op bench.OpLatencies, sides []string) (*plot.Plot, error) {
 		p.Y.Max = p.Y.Min * 10
 	}
 	return p, nil
+}
+
+// durationTicks are log ticks labelled in µs, ms or s.
+type durationTicks struct{}
+
+func (durationTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.LogTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label != "" {
+			ticks[i].Label = durationLabel(t.Value)
+		}
+	}
+	return ticks
+}
+
+// durationLabel names v µs in the largest unit it is at least one of.
+func durationLabel(v float64) string {
+	switch {
+	case v >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'g', 4, 64) + " s"
+	case v >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'g', 4, 64) + " ms"
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64) + " µs"
 }
 
 // fade is c at a third of its opacity.

@@ -84,6 +84,26 @@ func TestDraw(t *testing.T) {
 	}
 }
 
+func TestDurationLabel(t *testing.T) {
+	tests := []struct {
+		v    float64
+		want string
+	}{
+		{0.1, "0.1 µs"},
+		{1, "1 µs"},
+		{100, "100 µs"},
+		{1000, "1 ms"},
+		{100000, "100 ms"},
+		{1e6, "1 s"},
+		{1e7, "10 s"},
+	}
+	for _, tt := range tests {
+		if got := durationLabel(tt.v); got != tt.want {
+			t.Errorf("durationLabel(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
 func TestPercentile(t *testing.T) {
 	tests := []struct {
 		v    []float64
