@@ -178,6 +178,7 @@ func (r *Request) resolveStat(o operand, follow, emptyPath bool) (fsops.File, po
 		if err != nil {
 			return fsops.File{}, policy.Decision{}, fmt.Errorf("dup held descriptor: %w", err)
 		}
+		r.note(policy.OpStat, "", heldDecision) // counted as allowed, filtered by audit.on_allow: none
 		return fsops.File{FD: fd}, heldDecision, nil
 	}
 	tg, err := r.Target(o.path)
