@@ -33,7 +33,8 @@ lint: interposer
 # rewrites the Summary, Macro benchmarks and Startup sections of
 # docs/PERFORMANCE.md and draws docs/perf/latency.png. ROUNDS=n,
 # BASELINE=path/to/older/aixbroker to measure a change before and after,
-# BENCH_DIR for the generated workspace, BENCH_DOC and BENCH_CHART for other
+# FUSE_SERVER_READS=1 to refuse the kernel's FUSE passthrough on the go-fuse
+# side, BENCH_DIR for the generated workspace, BENCH_DOC and BENCH_CHART for other
 # files to write (a trial run that must not touch the docs). The FUSE server and the chart writer
 # are separate binaries: go-fuse and gonum/plot stay out of bin/aixbroker.
 BENCH_DIR ?= $(or $(TMPDIR),/tmp)/aixbroker-bench
@@ -43,7 +44,7 @@ bench: build
 	$(GO) build -trimpath -o bin/fusepass ./bench/cmd/fusepass
 	$(GO) build -trimpath -o bin/benchchart ./bench/cmd/benchchart
 	./$(BIN) bench --rounds $(or $(ROUNDS),5) --dir $(BENCH_DIR) --fuse bin/fusepass --json $(BENCH_DIR)/results.json \
-		--doc $(BENCH_DOC) $(if $(BASELINE),--baseline $(BASELINE))
+		--doc $(BENCH_DOC) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(FUSE_SERVER_READS),--fuse-server-reads)
 	@mkdir -p $(dir $(BENCH_CHART))
 	./bin/benchchart -in $(BENCH_DIR)/results.json -out $(BENCH_CHART)
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./policy/ ./audit/

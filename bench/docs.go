@@ -28,12 +28,11 @@ of the same round; the spread is the smallest and largest round. Sides:
 native, aixbroker (broker only, the default), aixbroker with the interposer,
 bubblewrap (`+"`bwrap --dev-bind / /`"+`), and go-fuse: a go-fuse v2 loopback
 file system of the workspace (bench/cmd/fusepass, go-fuse's default one-second
-entry and attribute caching; as root on Linux 6.9 or later it hands reads and
-writes to the kernel's FUSE passthrough) mounted once for the run, the same
+entry and attribute caching; %s) mounted once for the run, the same
 commands run natively with paths under the mount, its exec starting a copy
 of `+"`/bin/true`"+` on the mount%s.
 
-`, secSummary, s.Started.UTC().Format("2006-01-02 15:04 UTC"), s.Rounds, s.Elapsed.Round(1e9), s.LoadAvg[0], s.LoadAvg[1], skipped(s))
+`, secSummary, s.Started.UTC().Format("2006-01-02 15:04 UTC"), s.Rounds, s.Elapsed.Round(1e9), s.LoadAvg[0], s.LoadAvg[1], fuseMode(s), skipped(s))
 	if s.Baseline != "" {
 		fmt.Fprintf(&sum, "The side \"baseline\" is the broker-only side run with another binary (%s), to measure a change before and after in the same run.\n\n", s.Baseline)
 	}
@@ -79,6 +78,13 @@ of `+"`/bin/true`"+` on the mount%s.
 		fmt.Fprintf(&st, "- %s: %.1f MiB\n", side, float64(s.RSS[side])/1024)
 	}
 	return map[string]string{secSummary: sum.String(), secMacro: mac.String(), secStartup: st.String()}
+}
+
+func fuseMode(s *Samples) string {
+	if s.FuseServerReads {
+		return "the kernel's FUSE passthrough refused, so every read and write goes through the server, as in a FUSE sandbox that must see the data"
+	}
+	return "as root on Linux 6.9 or later, reads and writes on open files go to the kernel's FUSE passthrough and skip the server"
 }
 
 func skipped(s *Samples) string {

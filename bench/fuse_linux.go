@@ -75,9 +75,9 @@ type fuseMount struct {
 const mountReady = 30 * time.Second
 
 // mountFuse starts server serving source on mnt and waits until it is
-// mounted. The server is stopped with SIGTERM (see stop), also when this
+// mounted; serverReads refuses the kernel's FUSE passthrough. The server is stopped with SIGTERM (see stop), also when this
 // process dies (Pdeathsig), and unmounts on it.
-func mountFuse(ctx context.Context, server, source, mnt string) (*fuseMount, error) {
+func mountFuse(ctx context.Context, server, source, mnt string, serverReads bool) (*fuseMount, error) {
 	server, err := filepath.Abs(server)
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", server, err)
@@ -91,7 +91,7 @@ func mountFuse(ctx context.Context, server, source, mnt string) (*fuseMount, err
 		return nil, fmt.Errorf("create mount point: %w", err)
 	}
 	// Not CommandContext: SIGKILL would leave the mount behind.
-	cmd := exec.Command(server, "-source", source, "-mount", mnt)
+	cmd := exec.Command(server, "-source", source, "-mount", mnt, fmt.Sprintf("-kernel-passthrough=%v", !serverReads))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -18,7 +18,7 @@ func fuseSide(string, string) Side {
 
 type fuseMount struct{ took time.Duration }
 
-func mountFuse(context.Context, string, string, string) (*fuseMount, error) {
+func mountFuse(context.Context, string, string, string, bool) (*fuseMount, error) {
 	return nil, errors.New("the go-fuse side runs on Linux only")
 }
 

@@ -27,6 +27,9 @@ type Options struct {
 	// Fuse is the go-fuse passthrough server (bench/cmd/fusepass) for the
 	// side "go-fuse"; empty: that side is skipped.
 	Fuse string
+	// FuseServerReads refuses the kernel's FUSE passthrough: every read
+	// and write on the go-fuse side goes through the server.
+	FuseServerReads bool
 }
 
 // microOp is one operation the helper times n times per run.
@@ -81,19 +84,20 @@ var macros = []macro{
 
 // Samples are the raw figures of one run, by benchmark, side and round.
 type Samples struct {
-	Sides     []Side
-	Micro     map[string]map[string][][]float64 // op → side → round → latencies (µs)
-	Macro     map[string]map[string][]float64   // command → side → seconds per round
-	Startup   map[string][][]float64            // side → round → ms per start
-	RSS       map[string]int64                  // side → peak RSS of the launcher (KiB)
-	Read      map[string][]float64              // side → MB/s per round
-	Failed    map[string]string                 // "bench/side" → first error
-	LoadAvg   [2]string                         // at start and end
-	Baseline  string                            // the baseline binary's version line, if any
-	FuseMount time.Duration                     // how long the go-fuse mount took to come up
-	Rounds    int
-	Started   time.Time
-	Elapsed   time.Duration
+	Sides           []Side
+	Micro           map[string]map[string][][]float64 // op → side → round → latencies (µs)
+	Macro           map[string]map[string][]float64   // command → side → seconds per round
+	Startup         map[string][][]float64            // side → round → ms per start
+	RSS             map[string]int64                  // side → peak RSS of the launcher (KiB)
+	Read            map[string][]float64              // side → MB/s per round
+	Failed          map[string]string                 // "bench/side" → first error
+	LoadAvg         [2]string                         // at start and end
+	Baseline        string                            // the baseline binary's version line, if any
+	FuseMount       time.Duration                     // how long the go-fuse mount took to come up
+	FuseServerReads bool                              // the go-fuse side refused the kernel's passthrough
+	Rounds          int
+	Started         time.Time
+	Elapsed         time.Duration
 }
 
 type runner struct {
@@ -145,12 +149,12 @@ func Run(ctx context.Context, opt Options) (*Samples, error) {
 	}
 	fuse := fuseSide(opt.Fuse, opt.Root)
 	if fuse.Skip == "" && selected(opt.Only, fuse.Name) {
-		m, err := mountFuse(ctx, opt.Fuse, w.Project, fuse.Project)
+		m, err := mountFuse(ctx, opt.Fuse, w.Project, fuse.Project, opt.FuseServerReads)
 		if err != nil {
 			fuse.Skip = err.Error()
 		} else {
 			logf("bench: go-fuse passthrough of %s mounted on %s in %s", w.Project, fuse.Project, m.took.Round(time.Millisecond))
-			s.FuseMount = m.took
+			s.FuseMount, s.FuseServerReads = m.took, opt.FuseServerReads
 			defer func() {
 				if kb := m.stop(); kb > 0 {
 					s.RSS[fuse.Name] = kb

@@ -21,6 +21,7 @@ func newBenchCmd() *cobra.Command {
 		sides  []string
 		base   string
 		fuse   string
+		fuseSR bool
 		js     string
 	)
 	cmd := &cobra.Command{
@@ -53,7 +54,7 @@ and go; the workspace is generated once under --dir.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			s, err := bench.Run(ctx, bench.Options{
-				Bin: self, Root: root, Rounds: rounds, Log: cmd.ErrOrStderr(), Only: sides, Baseline: base, Fuse: fuse,
+				Bin: self, Root: root, Rounds: rounds, Log: cmd.ErrOrStderr(), Only: sides, Baseline: base, Fuse: fuse, FuseServerReads: fuseSR,
 			})
 			if err != nil {
 				return fmt.Errorf("run benchmarks: %w", err)
@@ -80,6 +81,7 @@ and go; the workspace is generated once under --dir.`,
 	cmd.Flags().StringSliceVar(&sides, "side", nil, "run only these `sides` besides native: aixbroker, aixbroker+interposer, bubblewrap, go-fuse")
 	cmd.Flags().StringVar(&base, "baseline", "", "also run this other aixbroker `binary` as side \"baseline\" (a change measured before and after)")
 	cmd.Flags().StringVar(&fuse, "fuse", "", "go-fuse passthrough server `binary` (bench/cmd/fusepass) for the side \"go-fuse\"")
+	cmd.Flags().BoolVar(&fuseSR, "fuse-server-reads", false, "refuse the kernel's FUSE passthrough: every read and write on the go-fuse side goes through its server")
 	cmd.Flags().StringVar(&js, "json", "", "write the micro latencies to this `file` (for bench/cmd/benchchart)")
 	return cmd
 }

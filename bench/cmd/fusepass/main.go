@@ -30,18 +30,19 @@ func main() {
 	source := flag.String("source", "", "`dir`ectory to serve")
 	mnt := flag.String("mount", "", "mount point (an empty `dir`ectory)")
 	debug := flag.Bool("debug", false, "log every FUSE request")
+	kernel := flag.Bool("kernel-passthrough", true, "let the kernel read and write open files directly (FUSE passthrough, Linux 6.9, root); false: every read and write goes through this server")
 	flag.Parse()
 	if *source == "" || *mnt == "" || flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "usage: fusepass -source DIR -mount DIR")
 		os.Exit(2)
 	}
-	if err := serve(*source, *mnt, *debug); err != nil {
+	if err := serve(*source, *mnt, *debug, *kernel); err != nil {
 		fmt.Fprintln(os.Stderr, "fusepass:", err)
 		os.Exit(1)
 	}
 }
 
-func serve(source, mnt string, debug bool) error {
+func serve(source, mnt string, debug, kernel bool) error {
 	source, err := filepath.Abs(source)
 	if err != nil {
 		return fmt.Errorf("resolve %s: %w", source, err)
@@ -49,6 +50,9 @@ func serve(source, mnt string, debug bool) error {
 	root, err := fs.NewLoopbackRoot(source)
 	if err != nil {
 		return fmt.Errorf("open loopback root %s: %w", source, err)
+	}
+	if lb, ok := root.(*fs.LoopbackNode); ok && !kernel {
+		root = &serverReads{lb}
 	}
 	// go-fuse's own defaults (what fs.Mount uses without options): one
 	// second of entry and attribute caching in the kernel.
