@@ -31,12 +31,13 @@ lint: interposer
 # bench: native vs aixbroker vs bubblewrap vs a go-fuse passthrough mount
 # (package bench, `aixbroker bench`), alternating rounds; prints the table,
 # rewrites the Summary, Macro benchmarks and Startup sections of
-# docs/PERFORMANCE.md and draws docs/perf/latency.png. ROUNDS=n,
-# BASELINE=path/to/older/aixbroker to measure a change before and after,
-# FUSE_SERVER_READS=1 to refuse the kernel's FUSE passthrough on the go-fuse
-# side, BENCH_DIR for the generated workspace, BENCH_DOC and BENCH_CHART for other
-# files to write (a trial run that must not touch the docs). The FUSE server and the chart writer
-# are separate binaries: go-fuse and gonum/plot stay out of bin/aixbroker.
+# docs/PERFORMANCE.md and draws docs/perf/latency.png. ROUNDS=n;
+# BASELINE=path/to/older/aixbroker measures a change before and after;
+# FUSE_SERVER_READS=1 refuses the kernel's FUSE passthrough on the go-fuse
+# side; BENCH_DIR is the generated workspace; BENCH_DOC and BENCH_CHART
+# redirect what is written (a trial run that must not touch the docs). The
+# FUSE server and the chart writer are separate binaries, so that go-fuse
+# and gonum/plot stay out of bin/aixbroker.
 BENCH_DIR ?= $(or $(TMPDIR),/tmp)/aixbroker-bench
 BENCH_DOC ?= docs/PERFORMANCE.md
 BENCH_CHART ?= docs/perf/latency.png

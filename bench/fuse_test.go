@@ -101,14 +101,7 @@ func TestResultsRoundTrip(t *testing.T) {
 }
 
 func TestHelperExecProgram(t *testing.T) {
-	if _, err := exec.LookPath("cc"); err != nil {
-		t.Skip("no C compiler")
-	}
-	dir := t.TempDir()
-	bin, err := BuildHelper(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, dir := testHelper(t)
 	prog := filepath.Join(dir, fuseTrue)
 	if err := copyTrue(prog); err != nil {
 		t.Fatal(err)

@@ -46,15 +46,22 @@ func TestSummarizeGoals(t *testing.T) {
 	}
 }
 
-func TestHelperOps(t *testing.T) {
+// testHelper builds the timing helper into a temporary directory.
+func testHelper(t *testing.T) (bin, dir string) {
+	t.Helper()
 	if _, err := exec.LookPath("cc"); err != nil {
 		t.Skip("no C compiler")
 	}
-	dir := t.TempDir()
+	dir = t.TempDir()
 	bin, err := BuildHelper(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return bin, dir
+}
+
+func TestHelperOps(t *testing.T) {
+	bin, dir := testHelper(t)
 	data := filepath.Join(dir, "data")
 	if err := os.Mkdir(data, 0o755); err != nil {
 		t.Fatal(err)
