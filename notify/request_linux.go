@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -90,16 +91,22 @@ func (r *Request) ReadMemory(addr uint64, buf []byte) (int, error) {
 
 const pageSize = 4096
 
+// pages recycles ReadString's page buffers: one per path read otherwise,
+// garbage the collector would sweep on the broker's CPU.
+var pages = sync.Pool{New: func() any { return new([pageSize]byte) }}
+
 // ReadString reads a NUL-terminated string of at most max bytes (NUL
 // included) at addr. A longer one is ENAMETOOLONG, a NULL pointer EFAULT.
 func (r *Request) ReadString(addr uint64, max int) (string, error) {
 	if addr == 0 {
 		return "", fmt.Errorf("read string: %w", unix.EFAULT)
 	}
+	page := pages.Get().(*[pageSize]byte)
+	defer pages.Put(page)
 	var out []byte
 	for len(out) < max {
 		a := addr + uint64(len(out))
-		chunk := make([]byte, min(max-len(out), pageSize-int(a%pageSize)))
+		chunk := page[:min(max-len(out), pageSize-int(a%pageSize))]
 		if _, err := r.ReadMemory(a, chunk); err != nil {
 			return "", err
 		}

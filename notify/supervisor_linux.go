@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -119,16 +120,26 @@ func (s *Supervisor) exit() {
 // way (each one costs a wake-up on the target's critical path). When a
 // request blocks (a FIFO, a slow filesystem), the role passes to a new
 // goroutine (handOff) and this one returns after its request.
+//
+// The goroutine keeps its thread, whose asynchronous signals stay blocked
+// except while it waits in poll: ADDFD|SEND must not be interrupted (see
+// seccomp.AddFD), and blocking once spares two sigprocmask calls per
+// request. The thread ends with the goroutine.
 func (s *Supervisor) receive(gen uint64) {
 	defer s.exit()
+	runtime.LockOSThread() // never unlocked: the signal mask dies with the thread
+	var waitMask *unix.Sigset_t
+	if old, err := seccomp.BlockAsyncSignals(); err == nil {
+		waitMask = &old
+	}
 	for s.gen.Load() == gen {
-		n, ok := s.next()
+		n, ok := s.next(waitMask)
 		if !ok {
 			s.Stop()
 			return
 		}
 		s.busySince.Store(s.now().UnixNano())
-		s.serve(n, gen)
+		s.serve(n, gen, waitMask != nil)
 		if s.gen.Load() == gen {
 			s.busySince.Store(0)
 		}
@@ -171,14 +182,15 @@ func (s *Supervisor) watchdog() {
 	}
 }
 
-// next waits for a notification and receives it. It reports false when the
-// supervisor is stopped or no sandboxed process is left.
-func (s *Supervisor) next() (seccomp.SeccompNotif, bool) {
+// next waits for a notification and receives it, with the thread's signal
+// mask set to waitMask during the wait (nil: unchanged). It reports false
+// when the supervisor is stopped or no sandboxed process is left.
+func (s *Supervisor) next(waitMask *unix.Sigset_t) (seccomp.SeccompNotif, bool) {
 	var n seccomp.SeccompNotif
 	fds := []unix.PollFd{{Fd: int32(s.listener), Events: unix.POLLIN}, {Fd: int32(s.stop), Events: unix.POLLIN}}
 	for !s.done.Load() {
 		fds[0].Revents, fds[1].Revents = 0, 0
-		if _, err := unix.Poll(fds, -1); err != nil {
+		if err := waitPoll(fds, waitMask); err != nil {
 			if errors.Is(err, unix.EINTR) {
 				continue
 			}
@@ -204,8 +216,9 @@ func (s *Supervisor) next() (seccomp.SeccompNotif, bool) {
 	return n, false
 }
 
-// serve handles one notification and answers it.
-func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64) {
+// serve handles one notification and answers it. masked says the thread
+// blocks asynchronous signals already.
+func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64, masked bool) {
 	r := &Request{Notif: n, sup: s, start: s.now(), gen: gen}
 	r.Syscall = s.numbers[uint32(n.Data.Nr)]
 	h := handlers[r.Syscall]
@@ -220,7 +233,7 @@ func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64) {
 		// and its process id could not be found for the audit record.
 		r.tgid = s.tgids.get(r.TID())
 	}
-	result := s.send(r, reply)
+	result := s.send(r, reply, masked)
 	if r.afterReply != nil {
 		r.afterReply()
 	}
@@ -253,7 +266,7 @@ func call(h Handler, r *Request) (reply Reply) {
 }
 
 // send delivers reply and returns the result for the audit record.
-func (s *Supervisor) send(r *Request, reply Reply) string {
+func (s *Supervisor) send(r *Request, reply Reply, masked bool) string {
 	resp := seccomp.SeccompNotifResp{ID: r.Notif.ID}
 	switch reply.kind {
 	case replyFD:
@@ -261,7 +274,11 @@ func (s *Supervisor) send(r *Request, reply Reply) string {
 		if reply.cloexec {
 			flags = unix.O_CLOEXEC
 		}
-		n, err := seccomp.AddFD(s.listener, r.Notif.ID, reply.fd, unix.SECCOMP_ADDFD_FLAG_SEND, flags)
+		addFD := seccomp.AddFD
+		if masked {
+			addFD = seccomp.AddFDMasked
+		}
+		n, err := addFD(s.listener, r.Notif.ID, reply.fd, unix.SECCOMP_ADDFD_FLAG_SEND, flags)
 		unix.Close(reply.fd)
 		if err == nil {
 			return "fd " + itoa(n)

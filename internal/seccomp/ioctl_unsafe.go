@@ -10,8 +10,18 @@ import (
 )
 
 // ioctlPtr issues one ioctl whose argument is a pointer to p.
+//
+// It is a raw syscall: the goroutine keeps its P (the Go scheduler's
+// processor) through the call. None of these ioctls waits long (RECV is
+// called once poll reported a notification; ADDFD with SEND waits only for
+// the target to take the descriptor), but with SYNC_WAKE_UP the answered
+// target preempts the supervisor's thread right inside SEND or ADDFD: as
+// an ordinary syscall, the runtime's sysmon would then find the P "in a
+// syscall", hand it to another thread, and the supervisor would resume on
+// a third one, each step a thread wake-up on the target's critical path
+// (measured in docs/PERFORMANCE.md, "Supervisor loop").
 func ioctlPtr(fd int, req uintptr, p unsafe.Pointer) (uintptr, error) {
-	r, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), req, uintptr(p))
+	r, _, errno := unix.RawSyscall(unix.SYS_IOCTL, uintptr(fd), req, uintptr(p))
 	if errno != 0 {
 		return 0, errno
 	}
