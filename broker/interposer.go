@@ -197,31 +197,35 @@ type HintRecorder interface {
 }
 
 // answer is the pure part of serving one request: the response, and for
-// stub requests the stub content to send as a descriptor.
-func (s *InterposerServer) answer(r Request) (Response, []byte) {
+// stub requests the stub's descriptor to send (-1: none; the caller closes
+// it).
+func (s *InterposerServer) answer(r Request) (Response, int) {
 	switch r.Type {
 	case MsgHello:
-		return Response{Type: MsgHello, Version: ProtoVersion, Snapshot: s.snap}, nil
+		return Response{Type: MsgHello, Version: ProtoVersion, Snapshot: s.snap}, -1
 	case MsgDecide:
 		op := policy.Op(r.Op)
 		if op != policy.OpStat && op != policy.OpRead {
-			return errorResponse("decide: op must be stat or read"), nil
+			return errorResponse("decide: op must be stat or read"), -1
 		}
 		d := s.broker.Decide(op, r.Path)
-		return Response{Type: MsgDecision, Version: ProtoVersion, Action: string(d.Action), Errno: string(d.Errno)}, nil
+		return Response{Type: MsgDecision, Version: ProtoVersion, Action: string(d.Action), Errno: string(d.Errno)}, -1
 	case MsgStub:
 		d := s.broker.Decide(policy.OpRead, r.Path)
 		if d.Action != policy.Redact || s.stub == nil {
-			return errorResponse("stub: not a redacted path"), nil
+			return errorResponse("stub: not a redacted path"), -1
 		}
-		content := s.stub(r.Path, d.Rule)
-		return Response{Type: MsgStub, Version: ProtoVersion, Size: uint64(len(content))}, content
+		fd, size, err := s.stub(r.Path, d.Rule)
+		if err != nil {
+			return errorResponse("stub: no view"), -1
+		}
+		return Response{Type: MsgStub, Version: ProtoVersion, Size: uint64(max(size, 0))}, fd
 	case MsgHint:
 		if hr, ok := s.broker.recorder.(HintRecorder); ok && r.Kind == "exec" {
 			hr.RecordHint(Hint{Kind: r.Kind, PID: int(r.PID), Path: r.Path, Argv: r.Argv})
 		}
 	}
-	return Response{}, nil
+	return Response{}, -1
 }
 
 func errorResponse(msg string) Response {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -12,9 +11,11 @@ import (
 	"github.com/aixbroker/aixbroker/policy"
 )
 
-// StubFunc returns what a redacted file reads as (the same bytes the
-// supervisor injects for an open of it).
-type StubFunc func(path string, rule policy.Rule) []byte
+// StubFunc returns a read-only descriptor of what the redacted file at path
+// reads as, and its size: the same memfd the supervisor injects for an
+// open of it (notify.StubFD), so that the library's stat reports the
+// device and inode an opened descriptor has. The caller closes it.
+type StubFunc func(path string, rule policy.Rule) (fd int, size int64, err error)
 
 // InterposerServer answers the interposer library (interposer/PROTOCOL.md)
 // on a SOCK_SEQPACKET socket whose other end every sandboxed process
@@ -105,6 +106,9 @@ func (s *InterposerServer) Serve() {
 func (s *InterposerServer) serve(req Request, reply int) {
 	defer closeFD(reply)
 	resp, stub := s.answer(req)
+	if stub >= 0 {
+		defer unix.Close(stub)
+	}
 	if reply < 0 || resp.Type == "" {
 		return
 	}
@@ -116,11 +120,8 @@ func (s *InterposerServer) serve(req Request, reply int) {
 		}
 	}
 	var rights []byte
-	if stub != nil {
-		if fd, err := sealedMemfd(stub); err == nil {
-			defer unix.Close(fd)
-			rights = unix.UnixRights(fd)
-		}
+	if stub >= 0 {
+		rights = unix.UnixRights(stub)
 	}
 	unix.SendmsgN(reply, msg, rights, nil, unix.MSG_DONTWAIT|unix.MSG_NOSIGNAL)
 }
@@ -171,25 +172,4 @@ func closeFD(fd int) {
 	if fd >= 0 {
 		unix.Close(fd)
 	}
-}
-
-// sealedMemfd returns a read-only descriptor of a sealed memfd holding b.
-func sealedMemfd(b []byte) (int, error) {
-	mfd, err := unix.MemfdCreate("aixbroker-redacted", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
-	if err != nil {
-		return -1, fmt.Errorf("create stub: %w", err)
-	}
-	defer unix.Close(mfd)
-	if n, err := unix.Write(mfd, b); err != nil || n != len(b) {
-		return -1, fmt.Errorf("write stub: %w", err)
-	}
-	seals := unix.F_SEAL_WRITE | unix.F_SEAL_GROW | unix.F_SEAL_SHRINK | unix.F_SEAL_SEAL
-	if _, err := unix.FcntlInt(uintptr(mfd), unix.F_ADD_SEALS, seals); err != nil {
-		return -1, fmt.Errorf("seal stub: %w", err)
-	}
-	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(mfd), unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return -1, fmt.Errorf("reopen stub: %w", err)
-	}
-	return fd, nil
 }

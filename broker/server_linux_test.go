@@ -2,6 +2,7 @@ package broker
 
 import (
 	"reflect"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -39,7 +40,19 @@ type client struct {
 func startServer(t *testing.T, d Decider, rec Recorder) (*InterposerServer, client) {
 	t.Helper()
 	snap := Snapshot{Default: "deny", Rules: []SnapRule{{Rank: RankDeny, Glob: "/s/**"}}, Traverse: []string{"/"}}
-	stub := func(path string, rule policy.Rule) []byte { return []byte("stub of " + path) }
+	stub := func(path string, rule policy.Rule) (int, int64, error) {
+		content := []byte("stub of " + path)
+		mfd, err := unix.MemfdCreate("test-stub", unix.MFD_CLOEXEC)
+		if err != nil {
+			return -1, 0, err
+		}
+		defer unix.Close(mfd)
+		if _, err := unix.Write(mfd, content); err != nil {
+			return -1, 0, err
+		}
+		fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(mfd), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		return fd, int64(len(content)), err
+	}
 	srv, conn, err := NewInterposerServer(New(d, rec), snap, stub)
 	if err != nil {
 		t.Fatal(err)

@@ -9,8 +9,9 @@ import (
 	"github.com/aixbroker/aixbroker/policy"
 )
 
-// StubFunc returns what a redacted file reads as.
-type StubFunc func(path string, rule policy.Rule) []byte
+// StubFunc returns a descriptor of what a redacted file reads as, and its
+// size.
+type StubFunc func(path string, rule policy.Rule) (fd int, size int64, err error)
 
 // InterposerServer is Linux-only; elsewhere it cannot be created.
 type InterposerServer struct {

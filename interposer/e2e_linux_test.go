@@ -79,8 +79,15 @@ func buildBinary() (string, error) {
 // status.
 func (s sandbox) run(t *testing.T, interposer string, script string) (string, int) {
 	t.Helper()
-	cmd := exec.Command(s.bin, "exec", "--quiet", "--profile", "generic", "--interposer", interposer,
-		"--audit", filepath.Join(s.home, "..", "audit.jsonl"), "--", "/bin/bash", "-c", script)
+	return s.runFlags(t, []string{"--interposer", interposer}, script)
+}
+
+// runFlags is run with other flags for aixbroker exec.
+func (s sandbox) runFlags(t *testing.T, flags []string, script string) (string, int) {
+	t.Helper()
+	argv := append([]string{"exec", "--quiet", "--profile", "generic"}, flags...)
+	argv = append(argv, "--audit", filepath.Join(s.home, "..", "audit.jsonl"), "--", "/bin/bash", "-c", script)
+	cmd := exec.Command(s.bin, argv...)
 	cmd.Dir = s.project
 	cmd.Env = []string{"HOME=" + s.home, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"}
 	var out bytes.Buffer
@@ -125,10 +132,43 @@ func TestShowDeniedFilesDoNotExist(t *testing.T) {
 		{"node redacted", "node -e \"console.log(require('fs').existsSync('.env'))\"", "true\n"},
 		{"stub size", "[ \"$(stat -c %s .env)\" = \"$(cat .env | wc -c)\" ] && echo same", "same\n"},
 		{"ls -la size", "[ \"$(ls -la .env | awk '{print $5}')\" = \"$(cat .env | wc -c)\" ] && echo same", "same\n"},
+		{"stat and fstat agree", statFstat, "same\n"},
+		{"cp redacted (FINDINGS FP1)", "cp .env envcopy && grep -c supersecret envcopy", "0\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, _ := s.run(t, "on", tt.script)
+			if got != tt.want {
+				t.Errorf("%s:\n got %q\nwant %q", tt.script, got, tt.want)
+			}
+		})
+	}
+}
+
+// statFstat compares stat of .env with fstat of .env opened: the stub's
+// device and inode in both, so cp and rsync do not see a file "replaced
+// while being copied".
+const statFstat = `[ "$(stat -c %d:%i .env)" = "$(python3 -c "import os; f = open('.env'); s = os.fstat(f.fileno()); print(f'{s.st_dev}:{s.st_ino}')")" ] && echo same`
+
+// TestStatTrap hides denied names with the seccomp stat trap alone (no
+// library): a child started without LD_PRELOAD sees the same.
+func TestStatTrap(t *testing.T) {
+	need(t, "python3")
+	s := newSandbox(t)
+	key := filepath.Join(s.home, ".ssh", "id_rsa")
+	tests := []struct {
+		name, script, want string
+	}{
+		{"test", "test -e " + key + " && echo yes || echo no", "no\n"},
+		{"stat", "stat " + key + " 2>&1 | grep -c 'No such file'", "1\n"},
+		{"python", "python3 -c \"import os; print(os.path.exists('" + key + "'))\"", "False\n"},
+		{"stub size", "[ \"$(stat -c %s .env)\" = \"$(cat .env | wc -c)\" ] && echo same", "same\n"},
+		{"stat and fstat agree", statFstat, "same\n"},
+		{"cp redacted (FINDINGS FP1)", "cp .env envcopy && grep -c supersecret envcopy", "0\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := s.runFlags(t, []string{"--interposer", "off", "--stat-trap", "on"}, tt.script)
 			if got != tt.want {
 				t.Errorf("%s:\n got %q\nwant %q", tt.script, got, tt.want)
 			}

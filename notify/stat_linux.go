@@ -26,7 +26,8 @@ import (
 // path to a descriptor as the caller, decides OpStat on its canonical path
 // (a hidden name is ENOENT, or the rule's errno), performs the call itself
 // on that descriptor and writes the result into the target's memory. A
-// redacted file reports the size of its redacted view. A call on a
+// redacted file reports the device, inode and size of its redacted view,
+// what fstat of an opened descriptor of it reports. A call on a
 // descriptor the target holds (fstat is newfstatat(fd, "", AT_EMPTY_PATH)
 // in glibc) decides nothing: the target already holds the file.
 func init() {
@@ -122,8 +123,12 @@ func handleStat(r *Request) Reply {
 			return ErrorOf(err)
 		}
 		if d.Action == policy.Redact && st.Mode&unix.S_IFMT == unix.S_IFREG {
-			st.Size = uint64(r.redactedSize(f, d))
-			st.Blocks = (st.Size + 511) / 512
+			v, err := r.stubStat(f, d.Rule)
+			if err != nil {
+				return ErrorOf(err)
+			}
+			st.Dev_major, st.Dev_minor = unix.Major(v.Dev), unix.Minor(v.Dev)
+			st.Ino, st.Size, st.Blocks = v.Ino, uint64(v.Size), uint64(v.Blocks)
 		}
 		buf = statxBytes(&st)
 	} else {
@@ -132,17 +137,15 @@ func handleStat(r *Request) Reply {
 			return ErrorOf(err)
 		}
 		if d.Action == policy.Redact && st.Mode&unix.S_IFMT == unix.S_IFREG {
-			st.Size = r.redactedSize(f, d)
-			st.Blocks = (st.Size + 511) / 512
+			v, err := r.stubStat(f, d.Rule)
+			if err != nil {
+				return ErrorOf(err)
+			}
+			st.Dev, st.Ino, st.Size, st.Blocks = v.Dev, v.Ino, v.Size, v.Blocks
 		}
 		buf = statBytes(&st)
 	}
 	return ErrorOf(r.WriteMemory(r.Arg(c.out), buf))
-}
-
-// redactedSize is the size of the redacted view of f (what a read returns).
-func (r *Request) redactedSize(f fsops.File, d policy.Decision) int64 {
-	return int64(len(redactedView(f.Path, d.Rule, r.AsCaller, f.FD)))
 }
 
 // statOperand reads a stat or access operand. A NULL path with

@@ -117,6 +117,14 @@ func TestStatTrap(t *testing.T) {
 			}
 		})
 	}
+	// The stub's inode in stat and in fstat of the opened file: cp checks
+	// they agree (FINDINGS FP1).
+	if st, fst := s.run(t, probe, "stat", pem), s.run(t, probe, "fstat", pem); st.stdout != fst.stdout {
+		t.Errorf("stat of the redacted file %q, fstat of it opened %q: want the same size and inode", st.stdout, fst.stdout)
+	}
+	if got := s.run(t, "cp", pem, "copy"); got.code != 0 {
+		t.Errorf("cp of the redacted file: exit %d, stderr %q", got.code, got.stderr)
+	}
 	s.trapStat = false
 	if got := s.run(t, probe, "stat", s.secret); !strings.HasPrefix(got.stdout, "ok size=11 ") {
 		t.Errorf("untrapped stat of the secret: %q, want the kernel's answer", got.stdout)

@@ -1,25 +1,43 @@
 package notify
 
 import (
+	"fmt"
+
 	"golang.org/x/sys/unix"
 
-	"github.com/aixbroker/aixbroker/internal/fsops"
 	"github.com/aixbroker/aixbroker/policy"
 )
 
-// StubContent is what a redacted file reads as in the sandbox, for the
-// interposer's stat answers (broker.StubFunc): the same bytes injectStub
-// serves for the file at path now. It resolves path itself (the answer is
-// a size hint, not an access: a file swapped meanwhile changes the hint,
-// never what is read) and never follows a symlink in the last component.
-func StubContent(path string, rule policy.Rule) []byte {
-	fd, err := openRetry(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC)
-	if err != nil {
-		return redactedView(path, rule, direct, -1)
-	}
-	f := fsops.File{FD: fd, Path: path}
-	defer f.Close()
-	return redactedView(path, rule, direct, f.FD)
-}
-
+// direct runs fn on the calling goroutine (the broker's own rights).
 func direct(fn func() error) error { return fn() }
+
+// StubFD returns a read-only descriptor of the redacted view of the file at
+// path (canonical), for the interposer's stub answers (broker.StubFunc):
+// the same memfd, device and inode that an open of the file in the
+// sandbox is served (stubcache_linux.go), so the library's stat agrees
+// with fstat of the opened descriptor. It resolves path itself (the answer
+// is a view the agent may read anyway, not an access: a file swapped
+// meanwhile changes the view, never what an open is served), never
+// following a symlink in the last component.
+func StubFD(path string, rule policy.Rule) (fd int, size int64, err error) {
+	pfd, err := openRetry(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC)
+	if err != nil {
+		fd, err = sealedMemfd(redactedView(path, rule, direct, -1))
+	} else {
+		defer unix.Close(pfd)
+		var key stubKey
+		if key, err = stubKeyOf(pfd, path, rule); err != nil {
+			return -1, 0, err
+		}
+		fd, err = stubs.open(key, func() []byte { return redactedView(path, rule, direct, pfd) })
+	}
+	if err != nil {
+		return -1, 0, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return -1, 0, fmt.Errorf("stat redacted view: %w", err)
+	}
+	return fd, st.Size, nil
+}

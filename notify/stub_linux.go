@@ -72,12 +72,12 @@ func readRegular(fd int) ([]byte, error) {
 
 var errNotRegular = errors.New("not a regular file")
 
-// injectStub answers a read of the redacted file f with a sealed, read-only
-// memfd holding its redacted view. It owns f.
+// injectStub answers a read of the redacted file f with a read-only
+// descriptor of the sealed memfd holding its redacted view (one per file
+// version, stubcache_linux.go). It owns f.
 func (r *Request) injectStub(f fsops.File, rule policy.Rule, flags int) Reply {
-	content := redactedView(f.Path, rule, r.AsCaller, f.FD)
+	ro, err := r.stubFD(f, rule)
 	f.Close()
-	ro, err := sealedMemfd(content)
 	if err != nil {
 		return ErrorOf(err)
 	}

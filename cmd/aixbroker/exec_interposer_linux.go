@@ -29,7 +29,7 @@ func setupInterposer(warn io.Writer, eng *policy.Engine, cfg *notify.Config) fun
 	b := cfg.Broker.WithDecider(func(d broker.Decider) broker.Decider { return broker.ReadOnlyDir(d, in.Dir) })
 	snap := broker.BuildSnapshot(eng)
 	snap.Rules = append([]broker.SnapRule{{Rank: broker.RankRead, Glob: in.Dir + "/**"}}, snap.Rules...)
-	srv, conn, err := broker.NewInterposerServer(b, snap, notify.StubContent)
+	srv, conn, err := broker.NewInterposerServer(b, snap, notify.StubFD)
 	if err == nil {
 		var data []byte
 		if data, err = broker.Encode(snap); err == nil {

@@ -48,6 +48,7 @@ var X86_64 = &Arch{
 		"setxattrat": unix.SYS_SETXATTRAT, "removexattr": unix.SYS_REMOVEXATTR,
 		"lremovexattr": unix.SYS_LREMOVEXATTR, "fremovexattr": unix.SYS_FREMOVEXATTR,
 		"removexattrat": unix.SYS_REMOVEXATTRAT,
+
 		"stat": unix.SYS_STAT, "lstat": unix.SYS_LSTAT, "newfstatat": unix.SYS_NEWFSTATAT, "statx": unix.SYS_STATX,
 		"access": unix.SYS_ACCESS, "faccessat": unix.SYS_FACCESSAT, "faccessat2": unix.SYS_FACCESSAT2,
 		"readlink": unix.SYS_READLINK, "readlinkat": unix.SYS_READLINKAT,

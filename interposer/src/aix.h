@@ -57,7 +57,14 @@ enum aix_verdict aix_decide(enum aix_op op, const char *canon, int *err, int *ex
 
 void aix_client_init(void);
 int aix_ensure_snapshot(void);
-long long aix_stub_size(const char *canon);
+/* the stub's size, device and inode (those of the descriptor the broker
+ * sends, the memfd every open of the file is served) */
+struct aix_stub {
+	long long size;
+	unsigned long long dev, ino;
+	int have_inode;
+};
+int aix_stub_info(const char *canon, struct aix_stub *out);
 void aix_hint_exec(const char *path, char *const argv[]);
 size_t aix_encode_hello(unsigned char *buf, size_t cap, uint64_t pid);
 size_t aix_encode_stub(unsigned char *buf, size_t cap, const char *path);

@@ -273,25 +273,36 @@ int aix_ensure_snapshot(void)
 	}
 }
 
-/* aix_stub_size asks the broker the size of the stub a redacted file reads
- * as; -1 when it cannot say. */
-long long aix_stub_size(const char *canon)
+/* aix_stub_info asks the broker the size of the stub a redacted file reads
+ * as, and the device and inode of the descriptor that comes with it (the
+ * memfd an open of the file is served, so stat and fstat agree: cp checks
+ * it); -1 when it cannot say. */
+int aix_stub_info(const char *canon, struct aix_stub *out)
 {
 	unsigned char msg[AIX_PATH + 64], resp[256];
 	int fd;
 	uint64_t size;
+	struct stat st;
 	size_t m = aix_encode_stub(msg, sizeof msg, canon);
 	if (!m)
 		return -1;
 	ssize_t n = request(msg, m, resp, sizeof resp, &fd);
-	if (fd >= 0)
+	out->have_inode = 0;
+	if (fd >= 0) {
+		if (fstat(fd, &st) == 0) {
+			out->dev = (unsigned long long)st.st_dev;
+			out->ino = (unsigned long long)st.st_ino;
+			out->have_inode = 1;
+		}
 		close(fd);
+	}
 	if (n <= 0)
 		return -1;
 	mp_r r = {resp, resp + n, 0};
 	if (response_find(&r, "stub", "size") || mp_read_uint(&r, &size) || size > (1ull << 40))
 		return -1;
-	return (long long)size;
+	out->size = (long long)size;
+	return 0;
 }
 
 /* aix_hint_exec tells the audit which command line this process is about

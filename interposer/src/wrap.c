@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "aix.h"
@@ -53,16 +54,16 @@ __attribute__((constructor)) static void aix_init(void)
 
 /* ---- the stat family ---- */
 
-static long long stub_size(enum aix_verdict v, const char *canon)
+static int stub_info(enum aix_verdict v, const char *canon, struct aix_stub *s)
 {
 	if (v != V_REDACT || aix_in_wrap)
 		return -1;
 	aix_in_wrap = 1;
 	int saved = errno;
-	long long n = aix_stub_size(canon);
+	int r = aix_stub_info(canon, s);
 	errno = saved;
 	aix_in_wrap = 0;
-	return n;
+	return r;
 }
 
 #define STAT_BODY(dirfd, path, call, st)                                          \
@@ -75,10 +76,14 @@ static long long stub_size(enum aix_verdict v, const char *canon)
 			return -1;                                                \
 		}                                                                 \
 		int r = call;                                                     \
-		long long n;                                                      \
-		if (r == 0 && (n = stub_size(v, canon)) >= 0) {                   \
-			(st)->st_size = n;                                        \
-			(st)->st_blocks = (n + 511) / 512;                        \
+		struct aix_stub s;                                                \
+		if (r == 0 && stub_info(v, canon, &s) == 0) {                     \
+			(st)->st_size = s.size;                                   \
+			(st)->st_blocks = (s.size + 511) / 512;                   \
+			if (s.have_inode) {                                       \
+				(st)->st_dev = s.dev;                             \
+				(st)->st_ino = s.ino;                             \
+			}                                                         \
 		}                                                                 \
 		return r;                                                         \
 	} while (0)
@@ -135,10 +140,15 @@ int statx(int fd, const char *p, int fl, unsigned mask, struct statx *st)
 		return -1;
 	}
 	int r = RESOLVE(statx)(fd, p, fl, mask, st);
-	long long n;
-	if (r == 0 && (n = stub_size(v, canon)) >= 0) {
-		st->stx_size = (unsigned long long)n;
-		st->stx_blocks = (unsigned long long)(n + 511) / 512;
+	struct aix_stub s;
+	if (r == 0 && stub_info(v, canon, &s) == 0) {
+		st->stx_size = (unsigned long long)s.size;
+		st->stx_blocks = (unsigned long long)(s.size + 511) / 512;
+		if (s.have_inode) {
+			st->stx_dev_major = major(s.dev);
+			st->stx_dev_minor = minor(s.dev);
+			st->stx_ino = s.ino;
+		}
 	}
 	return r;
 }
