@@ -221,6 +221,9 @@ func (w *World) snapshot() (map[string]string, error) {
 		return nil // a writable file, or a directory on the way to the hooks
 	})
 	add(filepath.Join(w.Project, ".aixgate.yaml"))
+	// Redacted files sit in the writable project but are never changed.
+	add(filepath.Join(w.Project, ".env"))
+	add(filepath.Join(w.Project, "tools/secret.pem"))
 	return out, err
 }
 
