@@ -34,8 +34,9 @@ import (
 //     (final symlink followed), decides on the socket inode it holds and
 //     connects through /proc/self/fd/N, so the inode decided on is the one
 //     connected to. It is allowed when a sandboxed process bound that inode
-//     in this session, or when the policy allows Op "connect" on its
-//     canonical path (an engine that does not know the op denies: EACCES).
+//     in this session, or when the policy's unix.connect lists its
+//     canonical path (policy.OpConnect; filesystem allow rules never grant
+//     it, a filesystem deny rule refuses it): else EACCES.
 //     bind resolves the parent, decides OpCreate on parent+name, binds
 //     /proc/self/fd/<parent>/<name> (a resulting sun_path over 108 bytes is
 //     ENAMETOOLONG) and records the inode the kernel reports bound
@@ -48,15 +49,18 @@ import (
 //   - Unnamed or malformed addresses go to the kernel on the duplicate:
 //     autobind, AF_UNSPEC disconnect, EINVAL.
 //
-// Known limits: a server in the sandbox sees the broker as its peer in
-// SO_PEERCRED; sendto/sendmsg to a pathname address from an unconnected
-// datagram socket are not trapped (they carry a destination the filter
-// cannot read without trapping every send): datagram daemons such as
-// syslog and journald stay reachable.
+// sendto/sendmsg/sendmmsg are not trapped: the destination they may carry
+// is in memory the filter cannot read. Only a datagram socket sends to such
+// an address, and the sandbox creates none unless the policy says
+// unix.datagram: allow (dgram_linux.go), so /dev/log, journald and
+// $NOTIFY_SOCKET stay out of reach.
+//
+// Known limit: a server in the sandbox sees the broker as its peer in
+// SO_PEERCRED.
 func init() { register(handleSockaddr, "connect", "bind") }
 
 // OpConnect is the operation decided for a connect to a unix socket path.
-const OpConnect = policy.Op("connect")
+const OpConnect = policy.OpConnect
 
 // sockaddrMax is sizeof(struct sockaddr_storage): the kernel refuses
 // longer addresses with EINVAL.

@@ -24,7 +24,7 @@ func packet(arch, nr uint32, args ...uint64) []byte {
 }
 
 func TestBuildX86_64(t *testing.T) {
-	trapped := map[string]bool{"openat": true, "execve": true}
+	trapped := map[string]bool{"openat": true, "execve": true, "socket": true}
 	raw, err := Build(X86_64, func(s string) bool { return trapped[s] })
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +60,10 @@ func TestBuildX86_64(t *testing.T) {
 		{"fremovexattr unsupported", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_FREMOVEXATTR), errno(unix.EOPNOTSUPP)},
 		{"setxattrat unsupported", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SETXATTRAT), errno(unix.EOPNOTSUPP)},
 		{"getxattr allowed", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_GETXATTR), unix.SECCOMP_RET_ALLOW},
+		{"unix socket trapped", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_UNIX, unix.SOCK_DGRAM), unix.SECCOMP_RET_USER_NOTIF},
+		{"unix socket high bits trapped", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, 1<<32|unix.AF_UNIX, unix.SOCK_DGRAM), unix.SECCOMP_RET_USER_NOTIF},
+		{"inet socket runs", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_INET, unix.SOCK_DGRAM), unix.SECCOMP_RET_ALLOW},
+		{"socketpair without handler runs", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SOCK_DGRAM), unix.SECCOMP_RET_ALLOW},
 	}
 	for _, tt := range tests {
 		got, err := vm.Run(tt.in)
