@@ -192,7 +192,11 @@ func (r *Request) resolveStat(o operand, follow, emptyPath bool) (fsops.File, po
 	var d policy.Decision
 	err = r.AsCaller(func() error {
 		var err error
-		f, err = tg.ResolveFile(o.dirfd, o.path, follow, false)
+		if follow && (o.path == "/proc/self/exe" || o.path == "/proc/thread-self/exe") {
+			f, err = r.ownExe() // a magic link, refused by ResolveFile; as in handleOpen
+		} else {
+			f, err = tg.ResolveFile(o.dirfd, o.path, follow, false)
+		}
 		if err != nil {
 			return err
 		}

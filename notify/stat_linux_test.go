@@ -53,6 +53,15 @@ func inode(t testing.TB, path string) uint64 {
 	return st.Ino
 }
 
+func fileSize(t testing.TB, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
 // TestStatTrap runs a static binary that calls the stat, access and
 // readlink syscalls directly: with the trap, hidden names do not exist for
 // it and redacted files have their stub's size; without, the kernel
@@ -102,6 +111,8 @@ func TestStatTrap(t *testing.T) {
 		{"readlink allowed", []string{"readlink", "to-readme"}, "ok link=" + readme},
 		{"readlink not a link", []string{"readlink", "README"}, "errno=EINVAL"},
 		{"readlink own exe", []string{"readlink", "/proc/self/exe"}, "ok link=" + probe},
+		{"stat own exe", []string{"stat", "/proc/self/exe"}, "ok size=" + strconv.FormatInt(fileSize(t, probe), 10) + " ino=" + strconv.FormatUint(inode(t, probe), 10)},
+		{"readlink /proc/self", []string{"readlink", "/proc/self"}, "ok link="},
 		{"fstat held file", []string{"fstat", "README"}, readmeOK},
 		{"fstat pipe", []string{"fstatpipe", "-"}, "ok fifo=1"},
 		{"stat own fd", []string{"stat", "/dev/stdin"}, "ok "},

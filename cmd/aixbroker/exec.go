@@ -62,7 +62,7 @@ the policy's audit.log, or --audit FILE). The exit status is CMD's.`,
 	cmd.Flags().StringVar(&f.Audit, "audit", "", "write the audit log to this `file`")
 	cmd.Flags().BoolVarP(&f.Quiet, "quiet", "q", false, "do not print the summary line at exit")
 	cmd.Flags().StringVar(&f.Interposer, "interposer", "", "`on|off`: preload the library that hides denied names from listings and stat (default $AIXBROKER_INTERPOSER, else off)")
-	cmd.Flags().StringVar(&f.StatTrap, "stat-trap", "", "`on|off`: also trap the stat, access and readlink syscalls, so denied names vanish for static binaries too, at ~10 µs per call, fstat included (default $AIXBROKER_STAT_TRAP, else off: left to the interposer)")
+	cmd.Flags().StringVar(&f.StatTrap, "stat-trap", "", "`on|off`: also trap the stat, access and readlink syscalls, so denied names vanish for static binaries too, at a broker round trip (tens of µs) per call, fstat included (default $AIXBROKER_STAT_TRAP, else off: left to the interposer; docs/PERFORMANCE.md)")
 	cmd.Flags().BoolVar(&f.AllowDegraded, "allow-degraded", false, "run even if the kernel's Landlock is too old for the backstop (the seccomp broker still enforces)")
 	return cmd
 }
