@@ -1,5 +1,4 @@
 // technique: sendto and sendmsg with a destination address on an unconnected unix datagram socket (syslog /dev/log, systemd notify): no connect() at all
-// known: F7
 // fast: yes
 #include "adv.h"
 #include <stddef.h>
