@@ -373,18 +373,13 @@ func (r *Request) WriteMemory(addr uint64, buf []byte) error {
 	if err := r.Valid(); err != nil {
 		return err
 	}
-	done := 0
-	for done < len(buf) {
-		a := addr + uint64(done)
-		chunk := min(len(buf)-done, pageSize-int(a%pageSize))
-		local := []unix.Iovec{{Base: &buf[done]}}
-		local[0].SetLen(chunk)
-		remote := []unix.RemoteIovec{{Base: uintptr(a), Len: chunk}}
-		n, err := unix.ProcessVMWritev(r.TID(), local, remote, 0)
-		if err != nil || n == 0 {
-			return fmt.Errorf("write target memory: %w", syscall.EFAULT)
-		}
-		done += n
+	local := []unix.Iovec{{Base: &buf[0]}}
+	local[0].SetLen(len(buf))
+	remote := []unix.RemoteIovec{{Base: uintptr(addr), Len: len(buf)}}
+	// A fault part-way makes the count short: EFAULT, as the kernel says.
+	n, err := unix.ProcessVMWritev(r.TID(), local, remote, 0)
+	if err != nil || n != len(buf) {
+		return fmt.Errorf("write target memory: %w", syscall.EFAULT)
 	}
 	return nil
 }

@@ -6,42 +6,17 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/aixbroker/aixbroker/redact"
 )
 
-var (
-	probeOnce sync.Once
-	probePath string
-	probeErr  error
-)
-
-// statProbe compiles testdata/statprobe.c statically, once per test binary:
-// a static binary the interposer cannot reach.
+// statProbe is testdata/statprobe.c compiled statically (cprogs): a static
+// binary the interposer cannot reach.
 func statProbe(t testing.TB) string {
 	t.Helper()
-	probeOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "aixbroker-statprobe")
-		if err != nil {
-			probeErr = err
-			return
-		}
-		os.Chmod(dir, 0o755)
-		probePath = filepath.Join(dir, "statprobe")
-		out, err := exec.Command("gcc", "-static", "-O2", "-pthread", "-Wall", "-o", probePath,
-			filepath.Join("testdata", "statprobe.c")).CombinedOutput()
-		if err != nil {
-			probeErr = err
-			probePath = string(out)
-		}
-	})
-	if probeErr != nil {
-		t.Fatalf("compile statprobe: %v: %s", probeErr, probePath)
-	}
-	return probePath
+	return filepath.Join(cprogs(t), "statprobe")
 }
 
 func inode(t testing.TB, path string) uint64 {
