@@ -33,7 +33,7 @@ func TestFuseGoal(t *testing.T) {
 				"open+read+close": {"native": rounds(4), "aixbroker": rounds(14), fuseName: rounds(120)},
 				"stat":            {"native": rounds(2), "aixbroker": rounds(40), fuseName: rounds(30)},
 			},
-			want: "not met", wantInFig: "stat 40.0 µs vs 30.0 µs",
+			want: "not met", wantInFig: "stat 20.00× vs 15.00×",
 		},
 		{
 			name: "no go-fuse figures: the recorded ones",

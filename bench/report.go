@@ -145,26 +145,26 @@ func (r *Report) goals() []Goal {
 }
 
 // fuseGoal compares side with the measured go-fuse side on every micro
-// operation (p50) and command (median); without go-fuse figures, with the
-// prototype's recorded in DESIGN.md (a go-fuse loopback adds 110–120 µs per
-// open and makes grep -r 18–20× slower).
+// operation (p50) and command (median), by their ratios to native of the
+// same rounds, which a change in the machine's load moves alike; without
+// go-fuse figures, with the prototype's recorded in DESIGN.md (a go-fuse
+// loopback adds 110–120 µs per open and makes grep -r 18–20× slower).
 func (r *Report) fuseGoal(side string) Goal {
 	const what = "faster than a go-fuse passthrough"
 	var slower []string
 	compared := 0
-	for k, rows := range [][]Row{r.Micro, r.Macro} {
-		unit := [2]string{"%.1f µs", "%.3f s"}[k]
+	for _, rows := range [][]Row{r.Micro, r.Macro} {
 		for _, x := range rows {
 			if x.Side != fuseName {
 				continue
 			}
 			ours, ok := find(rows, x.Bench, side)
-			if !ok || math.IsNaN(ours.P50) || math.IsNaN(x.P50) {
+			if !ok || math.IsNaN(ours.Ratio) || math.IsNaN(x.Ratio) {
 				continue
 			}
 			compared++
-			if ours.P50 >= x.P50 {
-				slower = append(slower, fmt.Sprintf("%s "+unit+" vs "+unit, x.Bench, ours.P50, x.P50))
+			if ours.Ratio >= x.Ratio {
+				slower = append(slower, fmt.Sprintf("%s %.2f× vs %.2f×", x.Bench, ours.Ratio, x.Ratio))
 			}
 		}
 	}
