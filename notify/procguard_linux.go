@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/aixbroker/aixbroker/internal/fsops"
 )
 
 // The supervisor opens files with its own rights, and it is outside the
@@ -89,7 +91,7 @@ func (s *Supervisor) inSandbox(pid int) bool {
 
 // parentOf reads the parent of pid (0 when it is gone).
 func parentOf(pid int) int {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	data, err := fsops.ReadStatus(pid)
 	if err != nil {
 		return 0
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,7 +28,8 @@ type Request struct {
 	closers []int
 	creds   *fsops.Creds
 	tgid    int
-	gen     uint64 // receive-role generation of the goroutine serving it
+	gen     uint64        // receive-role generation of the goroutine serving it
+	thread  *fsops.Thread // the serving goroutine's own thread, nil: use the runner
 	// attempted is the first path read from the target, as it gave it, and
 	// attemptedOp what the syscall would do with it: the audit record of a
 	// request that failed before deciding (a missing path) says what was
@@ -182,7 +182,7 @@ func (r *Request) Creds() (fsops.Creds, error) {
 	if r.creds != nil {
 		return *r.creds, nil
 	}
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(r.TID()) + "/status")
+	data, err := fsops.ReadStatus(r.TID())
 	if err != nil {
 		return fsops.Creds{}, fmt.Errorf("read target status: %w", unix.ESRCH)
 	}
@@ -242,6 +242,9 @@ func (r *Request) AsCallerCreate(fn func() error) error {
 	}
 	if err := r.Valid(); err != nil {
 		return err
+	}
+	if r.thread != nil {
+		return r.thread.AsCaller(c, fn)
 	}
 	return r.sup.asCaller(c, fn)
 }

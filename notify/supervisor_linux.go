@@ -3,7 +3,6 @@ package notify
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -121,13 +120,20 @@ func (s *Supervisor) exit() {
 // request blocks (a FIFO, a slow filesystem), the role passes to a new
 // goroutine (handOff) and this one returns after its request.
 //
-// The goroutine keeps its thread, whose asynchronous signals stay blocked
-// except while it waits in poll: ADDFD|SEND must not be interrupted (see
-// seccomp.AddFD), and blocking once spares two sigprocmask calls per
-// request. The thread ends with the goroutine.
+// The goroutine keeps its thread for good (the thread ends with it). The
+// thread acts as the caller itself (fsops.Thread: its own umask and, after
+// a credential change in the sandbox, the caller's ids), so creating a
+// file costs no hand-off to another thread. Its asynchronous signals stay
+// blocked except while it waits in poll: ADDFD|SEND must not be
+// interrupted (see seccomp.AddFD), and blocking once spares two
+// sigprocmask calls per request.
 func (s *Supervisor) receive(gen uint64) {
 	defer s.exit()
-	runtime.LockOSThread() // never unlocked: the signal mask dies with the thread
+	thread, err := fsops.LockThread() // locks the goroutine to its thread, never unlocked
+	if err != nil {
+		runtime.LockOSThread()
+		thread = nil // creation goes to the runner's threads
+	}
 	var waitMask *unix.Sigset_t
 	if old, err := seccomp.BlockAsyncSignals(); err == nil {
 		waitMask = &old
@@ -139,7 +145,11 @@ func (s *Supervisor) receive(gen uint64) {
 			return
 		}
 		s.busySince.Store(s.now().UnixNano())
-		s.serve(n, gen, waitMask != nil)
+		s.serve(n, gen, thread, waitMask != nil)
+		if thread != nil && thread.Tainted() {
+			s.handOff(gen) // this thread could not drop the caller's credentials: end it
+			return
+		}
 		if s.gen.Load() == gen {
 			s.busySince.Store(0)
 		}
@@ -216,10 +226,10 @@ func (s *Supervisor) next(waitMask *unix.Sigset_t) (seccomp.SeccompNotif, bool) 
 	return n, false
 }
 
-// serve handles one notification and answers it. masked says the thread
-// blocks asynchronous signals already.
-func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64, masked bool) {
-	r := &Request{Notif: n, sup: s, start: s.now(), gen: gen}
+// serve handles one notification and answers it, on thread when it is
+// not nil. masked says the thread blocks asynchronous signals already.
+func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64, thread *fsops.Thread, masked bool) {
+	r := &Request{Notif: n, sup: s, start: s.now(), gen: gen, thread: thread}
 	r.Syscall = s.numbers[uint32(n.Data.Nr)]
 	h := handlers[r.Syscall]
 	var reply Reply
@@ -387,7 +397,7 @@ func tgidOf(tid int) int {
 		unix.Close(fd)
 		return tid
 	}
-	data, err := os.ReadFile("/proc/" + itoa(tid) + "/status")
+	data, err := fsops.ReadStatus(tid)
 	if err != nil {
 		return 0
 	}

@@ -3,10 +3,8 @@ package fsops
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -19,7 +17,7 @@ var ErrClosed = errors.New("fsops runner closed")
 // Call IDValid on the notification afterwards: the thread may have died and
 // its id been reused while the file was read.
 func ReadCreds(tid int) (Creds, error) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(tid) + "/status")
+	data, err := ReadStatus(tid)
 	if err != nil {
 		return Creds{}, fmt.Errorf("read caller credentials: %w", err)
 	}
@@ -89,6 +87,11 @@ func (t *Thread) AsCaller(c Creds, fn func() error) error {
 	}
 	return err
 }
+
+// Tainted reports that the thread could not return to the broker's
+// credentials: its goroutine must return, still locked, so that the
+// runtime ends the thread.
+func (t *Thread) Tainted() bool { return t.tainted }
 
 // want is what the thread must hold for caller c: the caller's ids and
 // groups, and its effective capabilities limited to what the broker is
