@@ -147,11 +147,14 @@ func TestSocketHandlerPolicy(t *testing.T) {
 	}
 }
 
-// TestSocketHandlerUnprivileged reruns TestSocketHandlerPolicy as nobody
-// (TestUnixDatagram is in TestUnprivilegedOpenExec's TestUnix).
+// TestSocketHandlerUnprivileged reruns TestSocketHandlerPolicy and
+// TestInheritedDescriptorsClosed as nobody (TestUnixDatagram is in
+// TestUnprivilegedOpenExec's TestUnix).
 func TestSocketHandlerUnprivileged(t *testing.T) {
-	out := rerunAsNobody(t, "^TestSocketHandlerPolicy$")
-	if !strings.Contains(out, "--- PASS: TestSocketHandlerPolicy") {
-		t.Errorf("the socket handler test did not run as nobody:\n%s", out)
+	out := rerunAsNobody(t, "^(TestSocketHandlerPolicy|TestInheritedDescriptorsClosed)$")
+	for _, name := range []string{"TestSocketHandlerPolicy", "TestInheritedDescriptorsClosed"} {
+		if !strings.Contains(out, "--- PASS: "+name) {
+			t.Errorf("%s did not pass as nobody:\n%s", name, out)
+		}
 	}
 }

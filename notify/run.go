@@ -55,4 +55,5 @@ type stage2Config struct {
 	Landlock      landlock.Roots `json:"landlock"`
 	AllowDegraded bool           `json:"allow_degraded"`
 	Trap          []string       `json:"trap"` // syscalls with a handler
+	Keep          int            `json:"keep"` // descriptors below this are the agent's (stdio, ExtraFiles); the rest are closed at exec
 }

@@ -28,6 +28,7 @@ func (s *session) handover(cfg Config, path string) error {
 	sc := stage2Config{
 		Path: path, Argv: cfg.Argv, Env: cfg.Env, Dir: cfg.Dir,
 		Landlock: cfg.Landlock, AllowDegraded: cfg.AllowDegraded, Trap: trapFor(cfg.TrapStat),
+		Keep: stage2Fd + 1 + len(cfg.ExtraFiles),
 	}
 	if err := writeConfig(s.sock, sc); err != nil {
 		return err

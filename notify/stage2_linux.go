@@ -78,6 +78,12 @@ func stage2(sock *os.File) (int, error) {
 	if _, err := io.ReadFull(sock, ack[:]); err != nil {
 		return exitSetupFailed, fmt.Errorf("wait for supervisor: %w", err)
 	}
+	// Descriptors this process inherited from aixbroker's caller without
+	// close-on-exec (a socket connected to a service, a datagram socket,
+	// a file outside the policy) must not reach the agent.
+	if err := unix.CloseRange(uint(max(cfg.Keep, 3)), ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return exitSetupFailed, fmt.Errorf("close inherited descriptors: %w", err)
+	}
 	err = unix.Exec(cfg.Path, cfg.Argv, cfg.Env) // the first trapped syscall
 	return exitExecFailed, fmt.Errorf("exec %s: %w", cfg.Path, err)
 }
