@@ -15,8 +15,16 @@ const openbenchFiles = 2000
 
 // BenchmarkOpenReadClose runs testdata/openbench natively and in the
 // sandbox on the same files, and reports the median and 99th percentile of
-// one open+read+close, and what the sandbox adds, in microseconds.
+// one open+read+close, and what the sandbox adds, in microseconds. The
+// "path" case opens with O_PATH and reads nothing: the broker's shortest
+// path for a trapped open.
 func BenchmarkOpenReadClose(b *testing.B) {
+	for _, mode := range []string{"read", "path"} {
+		b.Run(mode, func(b *testing.B) { benchOpen(b, mode) })
+	}
+}
+
+func benchOpen(b *testing.B, mode string) {
 	bin := filepath.Join(cprogs(b), "openbench")
 	s := newSandbox(b)
 	s.execRoots = []string{filepath.Dir(bin)}
@@ -27,15 +35,15 @@ func BenchmarkOpenReadClose(b *testing.B) {
 	for i := range openbenchFiles {
 		writeFile(b, filepath.Join(dir, "f"+strconv.Itoa(i)), "small file\n")
 	}
-	n := strconv.Itoa(openbenchFiles)
+	args := []string{dir, strconv.Itoa(openbenchFiles), mode}
 	var native, boxed [2]float64
 	for b.Loop() {
-		out, err := exec.Command(bin, dir, n).Output()
+		out, err := exec.Command(bin, args...).Output()
 		if err != nil {
 			b.Fatal(err)
 		}
 		native = percentiles(b, string(out))
-		got := s.run(b, bin, dir, n)
+		got := s.run(b, append([]string{bin}, args...)...)
 		if got.code != 0 {
 			b.Fatalf("sandboxed openbench: exit %d: %s", got.code, got.stderr)
 		}
@@ -46,6 +54,24 @@ func BenchmarkOpenReadClose(b *testing.B) {
 	b.ReportMetric(boxed[0], "sandbox-p50-µs")
 	b.ReportMetric(boxed[1], "sandbox-p99-µs")
 	b.ReportMetric(boxed[0]-native[0], "added-p50-µs")
+}
+
+// BenchmarkNotifyFloor reports the round trip of a trapped syscall that a
+// supervisor written in C answers at once (testdata/notifyfloor.c): the
+// least any seccomp broker can add per trapped call on this machine, to
+// read the figures above against.
+func BenchmarkNotifyFloor(b *testing.B) {
+	bin := filepath.Join(cprogs(b), "notifyfloor")
+	var floor [2]float64
+	for b.Loop() {
+		out, err := exec.Command(bin, "20000").Output()
+		if err != nil {
+			b.Fatal(err)
+		}
+		floor = percentiles(b, string(out))
+	}
+	b.ReportMetric(floor[0], "p50-µs")
+	b.ReportMetric(floor[1], "p99-µs")
 }
 
 func percentiles(b testing.TB, out string) [2]float64 {
