@@ -12,7 +12,7 @@ import (
 	"github.com/aixbroker/aixbroker/policy"
 )
 
-// The stat family (stat, lstat, newfstatat, statx), the access family
+// The stat family (stat, lstat, newfstatat, statx, statfs), the access family
 // (access, faccessat, faccessat2) and readlink (readlink, readlinkat) are
 // trapped only when Config.TrapStat is set: they reveal that a name exists
 // and its metadata, never its content, so by default the interposer hides
@@ -30,15 +30,21 @@ import (
 // what fstat of an opened descriptor of it reports. A call on a
 // descriptor the target holds (fstat is newfstatat(fd, "", AT_EMPTY_PATH)
 // in glibc) decides nothing: the target already holds the file.
+//
+// What still tells a hidden name exists with the trap on: listings
+// (getdents64, filtered only by the interposer), an O_PATH open (continued
+// by the open handler, so its fstat answers), the xattr getters, chdir and
+// inotify_add_watch.
 func init() {
 	register(handleStat, "stat", "lstat", "newfstatat", "statx")
+	register(handleStatfs, "statfs")
 	register(handleAccess, "access", "faccessat", "faccessat2")
 	register(handleReadlink, "readlink", "readlinkat")
 }
 
 // statSyscalls are the syscalls trapped only with Config.TrapStat.
 var statSyscalls = map[string]bool{
-	"stat": true, "lstat": true, "newfstatat": true, "statx": true,
+	"stat": true, "lstat": true, "newfstatat": true, "statx": true, "statfs": true,
 	"access": true, "faccessat": true, "faccessat2": true,
 	"readlink": true, "readlinkat": true,
 }
@@ -146,6 +152,26 @@ func handleStat(r *Request) Reply {
 		buf = statBytes(&st)
 	}
 	return ErrorOf(r.WriteMemory(r.Arg(c.out), buf))
+}
+
+// handleStatfs serves statfs(path, buf): whether a name exists is what it
+// reveals, like stat.
+func handleStatfs(r *Request) Reply {
+	r.attemptedOp = policy.OpStat
+	o, err := r.readOperand(pathArg{-1, 0}, false)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	f, _, err := r.resolveStat(o, true, false)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	defer f.Close()
+	var st unix.Statfs_t
+	if err := unix.Fstatfs(f.FD, &st); err != nil {
+		return ErrorOf(err)
+	}
+	return ErrorOf(r.WriteMemory(r.Arg(1), statfsBytes(&st)))
 }
 
 // statOperand reads a stat or access operand. A NULL path with

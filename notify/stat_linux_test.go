@@ -73,6 +73,8 @@ func TestStatTrap(t *testing.T) {
 		{"newfstatat hidden", []string{"newfstatat", s.secret}, "errno=ENOENT"},
 		{"statx hidden", []string{"statx", s.secret}, "errno=ENOENT"},
 		{"access hidden", []string{"access", s.secret}, "errno=ENOENT"},
+		{"statfs hidden", []string{"statfs", s.secret}, "errno=ENOENT"},
+		{"statfs allowed", []string{"statfs", "README"}, "ok type=" + fsType(t, readme)},
 		{"hidden directory", []string{"stat", filepath.Dir(s.secret)}, "errno=ENOENT"},
 		{"symlink to hidden", []string{"stat", "to-secret"}, "errno=ENOENT"},
 		{"readlink in hidden directory", []string{"readlink", filepath.Join(s.home, ".ssh", "link")}, "errno=ENOENT"},
@@ -164,4 +166,13 @@ func TestStatTrapTools(t *testing.T) {
 
 func TestStatTrapAsNobody(t *testing.T) {
 	rerunAsNobody(t, "^TestStatTrap(Race|Tools)?$")
+}
+
+func fsType(t testing.TB, path string) string {
+	t.Helper()
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(path, &st); err != nil {
+		t.Fatal(err)
+	}
+	return strconv.FormatInt(st.Type, 16)
 }

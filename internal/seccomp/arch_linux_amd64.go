@@ -50,6 +50,7 @@ var X86_64 = &Arch{
 		"removexattrat": unix.SYS_REMOVEXATTRAT,
 
 		"stat": unix.SYS_STAT, "lstat": unix.SYS_LSTAT, "newfstatat": unix.SYS_NEWFSTATAT, "statx": unix.SYS_STATX,
+		"statfs": unix.SYS_STATFS,
 		"access": unix.SYS_ACCESS, "faccessat": unix.SYS_FACCESSAT, "faccessat2": unix.SYS_FACCESSAT2,
 		"readlink": unix.SYS_READLINK, "readlinkat": unix.SYS_READLINKAT,
 	},

@@ -191,6 +191,7 @@ var Table = []Rule{
 	{Syscall: "statx", Action: Notify, Reason: "stat trap"},
 	{Syscall: "stat", Action: Notify, Reason: "stat trap"},
 	{Syscall: "lstat", Action: Notify, Reason: "stat trap"},
+	{Syscall: "statfs", Action: Notify, Reason: "stat trap: succeeds only on an existing name"},
 	{Syscall: "access", Action: Notify, Reason: "stat trap"},
 	{Syscall: "faccessat", Action: Notify, Reason: "stat trap"},
 	{Syscall: "faccessat2", Action: Notify, Reason: "stat trap"},

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -98,6 +99,12 @@ int main(int argc, char **argv) {
 		struct statx sx;
 		if (syscall(SYS_statx, AT_FDCWD, path, 0, STATX_BASIC_STATS, &sx) != 0) return fail();
 		printf("ok size=%llu ino=%llu\n", (unsigned long long)sx.stx_size, (unsigned long long)sx.stx_ino);
+		return 0;
+	}
+	if (strcmp(op, "statfs") == 0) {
+		struct statfs sf;
+		if (syscall(SYS_statfs, path, &sf) != 0) return fail();
+		printf("ok type=%lx\n", (unsigned long)sf.f_type);
 		return 0;
 	}
 	if (strcmp(op, "access") == 0) {
