@@ -176,3 +176,35 @@ func fsType(t testing.TB, path string) string {
 	}
 	return strconv.FormatInt(st.Type, 16)
 }
+
+// TestRedactedViewFollowsChanges checks the shared view of a redacted file
+// (stubcache_linux.go) is rendered again when the file changes, and that
+// two opens of an unchanged file are served the same inode.
+func TestRedactedViewFollowsChanges(t *testing.T) {
+	s := newSandbox(t)
+	env := filepath.Join(s.project, ".env")
+	s.policy.Redact = []string{env}
+	writeFile(t, env, "FIRST_KEY=one\n")
+	same := "import os; a, b = open('.env'), open('.env'); x, y = os.fstat(a.fileno()), os.fstat(b.fileno()); print(x.st_ino == y.st_ino, a.read() == b.read())"
+	tests := []struct {
+		name    string
+		content string // written before the run; "" keeps the file
+		argv    []string
+		want    string
+	}{
+		{"first version", "", []string{"cat", ".env"}, "FIRST_KEY="},
+		{"same inode twice", "", []string{"/usr/bin/python3", "-c", same}, "True True"},
+		{"changed file", "SECOND_KEY=two\n", []string{"cat", ".env"}, "SECOND_KEY="},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.content != "" {
+				writeFile(t, env, tt.content)
+			}
+			got := s.run(t, tt.argv...)
+			if !strings.Contains(got.stdout, tt.want) || strings.Contains(got.stdout, "one") || strings.Contains(got.stdout, "two") {
+				t.Errorf("%q: stdout %q stderr %q, want %q and no value", tt.argv, got.stdout, got.stderr, tt.want)
+			}
+		})
+	}
+}
