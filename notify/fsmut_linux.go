@@ -143,6 +143,16 @@ func (r *Request) allowInode(op policy.Op, f fsops.File) error {
 	if err != nil {
 		return err
 	}
+	return r.allowInodeKey(op, f.Path, dev, ino)
+}
+
+// allowInodeKey is allowInode for a file whose device and inode the caller
+// has already read (fstat), at path.
+func (r *Request) allowInodeKey(op policy.Op, path string, dev, ino uint64) error {
+	deny := r.sup.denyInodes
+	if deny == nil || deny.Len() == 0 {
+		return nil
+	}
 	denied, ok := deny.Lookup(dev, ino)
 	if !ok {
 		return nil
@@ -158,8 +168,8 @@ func (r *Request) allowInode(op policy.Op, f fsops.File) error {
 		Action: policy.Deny, Errno: name,
 		Rule: policy.Rule{List: "deny", Pattern: denied + " (same inode)"},
 	}
-	r.note(op, f.Path, d)
-	return &refusal{op: op, path: f.Path, errno: errno}
+	r.note(op, path, d)
+	return &refusal{op: op, path: path, errno: errno}
 }
 
 // kernelRefuses reports whether the kernel refuses any creation, removal or

@@ -269,7 +269,12 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 		f.Close()
 		return ErrorOf(err)
 	}
-	if flags&(unix.O_NOFOLLOW|unix.O_PATH) == unix.O_NOFOLLOW && isSymlink(f.FD) {
+	var st unix.Stat_t // one fstat for the checks below and reopen's
+	if err := unix.Fstat(f.FD, &st); err != nil {
+		f.Close()
+		return ErrorOf(err)
+	}
+	if flags&(unix.O_NOFOLLOW|unix.O_PATH) == unix.O_NOFOLLOW && st.Mode&unix.S_IFMT == unix.S_IFLNK {
 		f.Close()
 		return Errno(syscall.ELOOP)
 	}
@@ -278,7 +283,7 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 		f.Close()
 		return ErrorOf(err)
 	}
-	if err := r.allowInode(ops[0], f); err != nil {
+	if err := r.allowInodeKey(ops[0], f.Path, st.Dev, st.Ino); err != nil {
 		f.Close() // a hard link, made before the session, to a denied file
 		return ErrorOf(err)
 	}
@@ -297,13 +302,22 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 		}
 	}
 	defer f.Close()
-	return r.reopen(f.FD, flags)
+	return r.reopenMode(f.FD, flags, st.Mode)
 }
 
 // reopen opens the inode behind fd again with the caller's flags, as the
 // caller, and injects it.
 func (r *Request) reopen(fd int, flags int) Reply {
-	if mayBlock(fd) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		st.Mode = unix.S_IFIFO // unknown: treat as one that may block
+	}
+	return r.reopenMode(fd, flags, st.Mode)
+}
+
+// reopenMode is reopen for a file of type mode (st_mode).
+func (r *Request) reopenMode(fd int, flags int, mode uint32) Reply {
+	if mayBlock(mode) {
 		r.Detach()
 	}
 	const drop = unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
@@ -319,14 +333,10 @@ func (r *Request) reopen(fd int, flags int) Reply {
 	return InjectFD(nfd, flags&unix.O_CLOEXEC != 0)
 }
 
-// mayBlock reports whether opening fd's inode can wait on another process:
-// a FIFO without a peer, a terminal or other device.
-func mayBlock(fd int) bool {
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil {
-		return true
-	}
-	switch st.Mode & unix.S_IFMT {
+// mayBlock reports whether opening an inode of type mode can wait on
+// another process: a FIFO without a peer, a terminal or other device.
+func mayBlock(mode uint32) bool {
+	switch mode & unix.S_IFMT {
 	case unix.S_IFREG, unix.S_IFDIR:
 		return false
 	}
