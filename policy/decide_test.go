@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -141,7 +142,7 @@ func TestDecideRuleSource(t *testing.T) {
 	e := mustCompile(t, "profile: t\nfilesystem:\n  deny:\n    - ~/.ssh/id_* # keys\n")
 	d := e.Decide(OpRead, "/home/u/.ssh/id_rsa")
 	want := Rule{List: "deny", Pattern: "~/.ssh/id_*", Glob: "/home/u/.ssh/id_*", Source: Source{File: "t.yaml", Line: 4, Column: 7}, Profile: "t", Comment: "keys"}
-	if d.Rule != want {
+	if !reflect.DeepEqual(d.Rule, want) {
 		t.Errorf("rule = %+v, want %+v", d.Rule, want)
 	}
 }
@@ -281,7 +282,7 @@ func TestDecideConcurrent(t *testing.T) {
 				p := fmt.Sprintf("/%c/f%d", "drwxn"[(g+i)%5], i%700)
 				op := Ops[i%len(Ops)]
 				got, want := e.Decide(op, p), e.decision(e.decide(op, p))
-				if got != want {
+				if !reflect.DeepEqual(got, want) {
 					t.Errorf("Decide(%s, %s) = %+v, uncached %+v", op, p, got, want)
 					return
 				}

@@ -25,9 +25,23 @@ var listRank = map[string]int{"deny": rankDeny, "redact": rankRedact, "read_only
 
 // compiled is one filesystem rule with its glob compiled.
 type compiled struct {
-	rank int
-	rule int32 // index in Engine.table
-	m    matcher
+	rank   int
+	rule   int32 // index in Engine.table
+	m      matcher
+	except []matcher // redact: paths the rule does not match after all
+}
+
+// match reports whether the rule matches p.
+func (c *compiled) match(p string) bool {
+	if !c.m.match(p) {
+		return false
+	}
+	for i := range c.except {
+		if c.except[i].match(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // Engine is a compiled policy. It is safe for concurrent use; decisions are
@@ -120,7 +134,20 @@ func (e *Engine) addFS(r Rule) *Error {
 		return &Error{File: r.Source.File, Line: r.Source.Line, Column: r.Source.Column, Msg: fmt.Sprintf("%s %q: %v", r.List, r.Pattern, err)}
 	}
 	r.Glob = g
-	c := compiled{rank: rank, rule: e.add(r), m: compileGlob(g)}
+	var except []matcher
+	r.ExceptGlobs = nil
+	for _, x := range r.Except {
+		xg, err := expandGlob(x, e.vars)
+		if err == nil && !doublestar.ValidatePattern(xg) {
+			err = fmt.Errorf("invalid glob %q", xg)
+		}
+		if err != nil {
+			return &Error{File: r.Source.File, Line: r.Source.Line, Column: r.Source.Column, Msg: fmt.Sprintf("%s %q: except %q: %v", r.List, r.Pattern, x, err)}
+		}
+		r.ExceptGlobs = append(r.ExceptGlobs, xg)
+		except = append(except, compileGlob(xg))
+	}
+	c := compiled{rank: rank, rule: e.add(r), m: compileGlob(g), except: except}
 	e.rules = append(e.rules, c)
 	e.index.add(len(e.rules)-1, &c.m)
 	if rank == rankWrite || rank == rankRead {
@@ -203,7 +230,7 @@ func (e *Engine) first(p string, from int) int {
 			if i >= best {
 				break
 			}
-			if i >= from && e.rules[i].m.match(p) {
+			if i >= from && e.rules[i].match(p) {
 				best = i
 				break
 			}
@@ -221,7 +248,7 @@ func (e *Engine) matches(p string) []int {
 	var out []int
 	e.index.visit(p, func(bucket []int) {
 		for _, i := range bucket {
-			if e.rules[i].m.match(p) {
+			if e.rules[i].match(p) {
 				out = append(out, i)
 			}
 		}

@@ -63,3 +63,102 @@ func TestExplainRedactCreate(t *testing.T) {
 		t.Errorf("write decided by %s, want the redact rule", why.Decision.Rule.ID())
 	}
 }
+
+// TestRedactExcept: a redact rule's except globs take paths out of that
+// rule only; other rules still apply, and except is a redact key only.
+func TestRedactExcept(t *testing.T) {
+	e := mustCompile(t, `profile: t
+filesystem:
+  allow_write: ['${PROJECT}/**']
+  redact:
+    - {path: '**/.env.*', except: ['**/.env.example', '${PROJECT}/keep/.env.sample']}
+    - '**/secret/.env.example'
+  deny: ['${PROJECT}/private/**']
+`)
+	tests := []struct {
+		path     string
+		want     Action
+		wantRule string
+	}{
+		{"/home/u/proj/.env.example", Allow, "allow_write:${PROJECT}/**"},
+		{"/home/u/proj/sub/.env.example", Allow, "allow_write:${PROJECT}/**"},
+		{"/home/u/proj/.env.local", Redact, "redact:**/.env.*"},
+		{"/home/u/proj/.env.example.local", Redact, "redact:**/.env.*"},
+		{"/home/u/proj/keep/.env.sample", Allow, "allow_write:${PROJECT}/**"},
+		{"/home/u/proj/other/.env.sample", Redact, "redact:**/.env.*"},
+		{"/home/u/proj/secret/.env.example", Redact, "redact:**/secret/.env.example"},
+		{"/home/u/proj/private/.env.example", Deny, "deny:${PROJECT}/private/**"},
+	}
+	for _, tt := range tests {
+		if d := e.Decide(OpRead, tt.path); d.Action != tt.want || d.Rule.ID() != tt.wantRule {
+			t.Errorf("Decide(read, %s) = %s by %s, want %s by %s", tt.path, d.Action, d.Rule.ID(), tt.want, tt.wantRule)
+		}
+	}
+	if d := e.Decide(OpWrite, "/home/u/proj/.env.example"); !d.Allowed() {
+		t.Errorf("write .env.example = %s by %s, want allow", d.Action, d.Rule.ID())
+	}
+	r := e.Rules()[1]
+	if want := []string{"/home/u/proj/keep/.env.sample"}; len(r.ExceptGlobs) != 2 || r.ExceptGlobs[1] != want[0] {
+		t.Errorf("rule %s: except globs %q, want the expanded patterns", r.ID(), r.ExceptGlobs)
+	}
+}
+
+func TestRedactExceptParse(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"except on deny", "profile: t\nfilesystem:\n  deny: [{path: /a/**, except: [/a/b]}]\n", "except"},
+		{"except not a list", "profile: t\nfilesystem:\n  redact: [{path: /a/**, except: {x: 1}}]\n", "must be a list"},
+		{"empty except glob", "profile: t\nfilesystem:\n  redact: [{path: /a/**, except: ['']}]\n", "empty pattern"},
+		{"unknown variable", "profile: t\nfilesystem:\n  redact: [{path: /a/**, except: ['${NOPE}/x']}]\n", "NOPE"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Parse("t.yaml", []byte(tt.src))
+			if err == nil {
+				_, err = Compile(p, testVars)
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one mentioning %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestGenericRedactedNames: what generic lets the agent do with redacted
+// names (FP2, FP3) and ~/.gitconfig (FP4). Allowances are checked here,
+// not in the profile's tests:, which every child policy inherits and may
+// rightly narrow.
+func TestGenericRedactedNames(t *testing.T) {
+	e := compileProfile(t, "generic")
+	tests := []struct {
+		op   Op
+		path string
+		want Action
+	}{
+		{OpCreate, "/home/u/proj/.env.local", Allow},
+		{OpCreate, "/home/u/proj/.env", Allow},
+		{OpCreate, "/home/u/proj/tools/new.pem", Allow},
+		{OpCreate, "/tmp/d/.env", Allow},
+		{OpCreate, "/home/u/other/.env", Deny},
+		{OpCreate, "/home/u/.gitconfig.lock", Deny},
+		{OpWrite, "/home/u/proj/.env", Redact},
+		{OpUnlink, "/home/u/proj/.env.local", Redact},
+		{OpRead, "/home/u/proj/.env.example", Allow},
+		{OpRead, "/home/u/proj/web/.env.sample", Allow},
+		{OpRead, "/home/u/proj/.env.template", Allow},
+		{OpRead, "/home/u/proj/.env.dist", Allow},
+		{OpRead, "/home/u/proj/.env.example.local", Redact},
+		{OpRead, "/home/u/proj/.env.production", Redact},
+		{OpRead, "/home/u/.gitconfig", Allow},
+		{OpWrite, "/home/u/.gitconfig", Deny},
+	}
+	for _, tt := range tests {
+		if d := e.Decide(tt.op, tt.path); d.Action != tt.want {
+			t.Errorf("Decide(%s, %s) = %s by %s, want %s", tt.op, tt.path, d.Action, d.Rule.ID(), tt.want)
+		}
+	}
+	if d := e.DecideExec("/usr/bin/git", []string{"git", "config", "--global", "user.name"}); !d.Allowed() {
+		t.Errorf("git config --global user.name: %s by %s, want allow", d.Action, d.Rule.ID())
+	}
+}

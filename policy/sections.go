@@ -82,7 +82,7 @@ func (ps *parser) filesystem(key string, v ast.Node) {
 }
 
 // fsRule reads a list entry: a glob, or a mapping {path: GLOB} with mode:
-// (redact) or errno: (deny).
+// and except: (redact) or errno: (deny).
 func (ps *parser) fsRule(list string, item ast.Node) (Rule, bool) {
 	what := "filesystem." + list
 	r := Rule{List: list, Source: ps.src(item), Profile: ps.p.Name}
@@ -98,7 +98,7 @@ func (ps *parser) fsRule(list string, item ast.Node) (Rule, bool) {
 		valid := []string{"path"}
 		switch list {
 		case "redact":
-			valid = append(valid, "mode")
+			valid = append(valid, "mode", "except")
 		case "deny":
 			valid = append(valid, "errno")
 		}
@@ -109,6 +109,8 @@ func (ps *parser) fsRule(list string, item ast.Node) (Rule, bool) {
 				r.Source = ps.src(v)
 			case "mode":
 				r.Mode, _ = ps.enum(v, what+".mode", redactModes)
+			case "except":
+				r.Except = ps.exceptList(v, what+".except")
 			case "errno":
 				e, _ := ps.enum(v, what+".errno", errnoVals)
 				r.Errno = Errno(e)
@@ -129,6 +131,23 @@ func (ps *parser) fsRule(list string, item ast.Node) (Rule, bool) {
 		return r, false
 	}
 	return r, true
+}
+
+// exceptList reads the except: globs of a redact entry.
+func (ps *parser) exceptList(n ast.Node, what string) []string {
+	var out []string
+	ps.list(n, what, func(_ int, item ast.Node, _ string) {
+		g, ok := ps.scalar(item, what)
+		if !ok {
+			return
+		}
+		if msg := validGlob(g); msg != "" {
+			ps.add(ps.src(item), "%s: %s", what, msg)
+			return
+		}
+		out = append(out, g)
+	})
+	return out
 }
 
 // exec reads exec.allow, exec.deny and exec.deny_args.

@@ -72,6 +72,11 @@ type Rule struct {
 	Profile string `json:"profile,omitempty"` // the profile (file) that contributed it
 	Command string `json:"command,omitempty"` // exec.deny_args: the command the arguments belong to
 	Comment string `json:"comment,omitempty"` // the YAML comment written on the rule: why it exists
+
+	// Except (redact only) lists globs the rule does not match, as written
+	// ("**/.env.example"); ExceptGlobs are the same after expansion.
+	Except      []string `json:"except,omitempty"`
+	ExceptGlobs []string `json:"except_globs,omitempty"`
 }
 
 // ID is the short identifier used in audit records: "deny:~/.ssh/id_*".

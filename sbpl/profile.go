@@ -224,8 +224,32 @@ func (g *gen) fsList(title string, rules []policy.Rule, action, ops string, fold
 			g.errs = append(g.errs, fmt.Errorf("%s (%s): %w", r.ID(), r.Source, err))
 			continue
 		}
-		g.line([]string{r.ID()}, "("+action+" "+ops+" "+joinFilters(fs)+")")
+		filter := joinFilters(fs)
+		if len(r.ExceptGlobs) > 0 {
+			ex, err := exceptFilter(r.ExceptGlobs)
+			if err != nil {
+				g.errs = append(g.errs, fmt.Errorf("%s (%s): %w", r.ID(), r.Source, err))
+				continue
+			}
+			filter = "(require-all (require-any " + filter + ") " + ex + ")"
+		}
+		g.line([]string{r.ID()}, "("+action+" "+ops+" "+filter+")")
 	}
+}
+
+// exceptFilter is the filter leaving out a redact rule's except globs. They
+// match in the exact case only: an exception takes a path out of a
+// redaction, so on a case-insensitive disk it narrows, never widens.
+func exceptFilter(globs []string) (string, error) {
+	var all []Filter
+	for _, x := range globs {
+		fs, err := TranslateGlob(x, false)
+		if err != nil {
+			return "", fmt.Errorf("except %s: %w", x, err)
+		}
+		all = append(all, fs...)
+	}
+	return "(require-not (require-any " + joinFilters(all) + "))", nil
 }
 
 // exec writes the exec lists. Names match the basename of the executed

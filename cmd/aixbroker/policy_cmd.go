@@ -233,6 +233,9 @@ func describeRule(r policy.Rule) string {
 	if r.Mode != "" {
 		s += " (mode " + r.Mode + ")"
 	}
+	if len(r.Except) > 0 {
+		s += " (except " + strings.Join(r.Except, ", ") + ")"
+	}
 	if r.Errno != "" {
 		s += " (errno " + string(r.Errno) + ")"
 	}

@@ -169,6 +169,9 @@ func ruleLine(r policy.Rule) string {
 	if r.Mode != "" {
 		s += " (mode " + r.Mode + ")"
 	}
+	if len(r.Except) > 0 {
+		s += " (except " + strings.Join(r.Except, ", ") + ")"
+	}
 	if r.Errno != "" {
 		s += " (errno " + string(r.Errno) + ")"
 	}
