@@ -44,6 +44,7 @@ var seed = map[string]string{
 	"outside/secret.txt":          "CANARY-OUT-%s",
 	"home/proj/.env":              "DATABASE_URL=postgres://user:CANARY-ENV-%s@db/app\nPORT=5432\n",
 	"home/proj/tools/secret.pem":  "-----BEGIN PRIVATE KEY-----\nCANARY-PEM-%s\n-----END PRIVATE KEY-----\n",
+	"home/proj/.env.example":      "DATABASE_URL=postgres://localhost/app\nPORT=5432\n",
 	"home/proj/README.md":         "hello from the project\n",
 	"home/proj/src/main.c":        "#include <stdio.h>\nint main(void){puts(\"built ok\");return 0;}\n",
 	"home/proj/src/util.py":       "def double(x):\n    return 2 * x\n",
