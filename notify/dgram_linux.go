@@ -8,7 +8,8 @@ import (
 	"github.com/aixbroker/aixbroker/policy"
 )
 
-// socket and socketpair of AF_UNIX (the filter traps no other family).
+// socket and socketpair of a unix datagram socket (the filter traps these
+// only: internal/seccomp's unixDatagram).
 //
 // A unix datagram socket that is not connected sends each datagram to the
 // address given with it (sendto, sendmsg's msg_name, sendmmsg), and so does
@@ -49,7 +50,8 @@ func handleSocket(r *Request) Reply {
 	}
 	if typ != unix.SOCK_DGRAM && typ != unix.SOCK_RAW {
 		r.note(OpSocket, what, policy.Decision{Action: policy.Allow, Rule: streamRule})
-		// TOCTOU: family and type are registers of the trapped thread; the
+		// TOCTOU: unreachable with the real filter (it traps datagram types
+		// only). Family and type are registers of the trapped thread; the
 		// kernel runs the call with the values decided on (a signal restarts
 		// it through the filter), so no sibling can turn it into a datagram
 		// socket. Unknown types fail in the kernel (ESOCKTNOSUPPORT).

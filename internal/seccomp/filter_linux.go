@@ -71,17 +71,34 @@ func ruleInstructions(nr uint32, r Rule) []bpf.Instruction {
 			ret,
 		}
 	}
-	test := bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: r.When.BitsSet, SkipFalse: 1}
-	if r.When.BitsSet == 0 {
-		test = bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.When.Equal, SkipFalse: 1}
+	// Each test jumps, when it fails, to the reload of the syscall number
+	// after ret; tests are emitted last first, so each knows how far that is.
+	var tests [][]bpf.Instruction
+	for c := r.When; c != nil; c = c.And {
+		tests = append(tests, condTest(c))
 	}
-	return []bpf.Instruction{
-		bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: nr, SkipTrue: 3},
-		bpf.LoadAbsolute{Off: uint32(offArgs + 8*r.When.Arg), Size: 4}, // low word, little endian
-		test,
-		ret,
-		bpf.LoadAbsolute{Off: offNr, Size: 4},
+	body := []bpf.Instruction{ret, bpf.LoadAbsolute{Off: offNr, Size: 4}}
+	for i := len(tests) - 1; i >= 0; i-- {
+		t := tests[i]
+		jump := t[len(t)-1].(bpf.JumpIf)
+		jump.SkipFalse = uint8(len(body) - 1) // past the rest and ret
+		t[len(t)-1] = jump
+		body = append(append([]bpf.Instruction{}, t...), body...)
 	}
+	return append([]bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: nr, SkipTrue: uint8(len(body))}}, body...)
+}
+
+// condTest loads c's argument and tests it; the last instruction is the
+// test, whose SkipFalse the caller sets.
+func condTest(c *Cond) []bpf.Instruction {
+	out := []bpf.Instruction{bpf.LoadAbsolute{Off: uint32(offArgs + 8*c.Arg), Size: 4}} // low word, little endian
+	if c.BitsSet != 0 {
+		return append(out, bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: c.BitsSet})
+	}
+	if c.Mask != 0 {
+		out = append(out, bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: c.Mask})
+	}
+	return append(out, bpf.JumpIf{Cond: bpf.JumpEqual, Val: c.Equal})
 }
 
 func retValue(r Rule) uint32 {

@@ -24,7 +24,7 @@ func packet(arch, nr uint32, args ...uint64) []byte {
 }
 
 func TestBuildX86_64(t *testing.T) {
-	trapped := map[string]bool{"openat": true, "execve": true, "socket": true}
+	trapped := map[string]bool{"openat": true, "execve": true, "socket": true, "open": true} // open is 2, AF_INET: a failed condition must reload the number
 	raw, err := Build(X86_64, func(s string) bool { return trapped[s] })
 	if err != nil {
 		t.Fatal(err)
@@ -60,9 +60,15 @@ func TestBuildX86_64(t *testing.T) {
 		{"fremovexattr unsupported", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_FREMOVEXATTR), errno(unix.EOPNOTSUPP)},
 		{"setxattrat unsupported", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SETXATTRAT), errno(unix.EOPNOTSUPP)},
 		{"getxattr allowed", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_GETXATTR), unix.SECCOMP_RET_ALLOW},
-		{"unix socket trapped", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_UNIX, unix.SOCK_DGRAM), unix.SECCOMP_RET_USER_NOTIF},
-		{"unix socket high bits trapped", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, 1<<32|unix.AF_UNIX, unix.SOCK_DGRAM), unix.SECCOMP_RET_USER_NOTIF},
-		{"inet socket runs", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_INET, unix.SOCK_DGRAM), unix.SECCOMP_RET_ALLOW},
+		{"unix dgram socket trapped", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_UNIX, unix.SOCK_DGRAM), unix.SECCOMP_RET_USER_NOTIF},
+		{"unix dgram with flags trapped", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK), unix.SECCOMP_RET_USER_NOTIF},
+		{"unix raw (a dgram) trapped", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_UNIX, unix.SOCK_RAW), unix.SECCOMP_RET_USER_NOTIF},
+		{"unix dgram high bits trapped", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, 1<<32|unix.AF_UNIX, 1<<32|unix.SOCK_DGRAM), unix.SECCOMP_RET_USER_NOTIF},
+		{"unix stream runs", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC), unix.SECCOMP_RET_ALLOW},
+		{"unix seqpacket runs", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_UNIX, unix.SOCK_SEQPACKET), unix.SECCOMP_RET_ALLOW},
+		{"unix packet type runs (the kernel refuses it)", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_UNIX, unix.SOCK_PACKET), unix.SECCOMP_RET_ALLOW},
+		{"inet dgram runs", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_INET, unix.SOCK_DGRAM), unix.SECCOMP_RET_ALLOW},
+		{"netlink raw runs", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKET, unix.AF_NETLINK, unix.SOCK_RAW), unix.SECCOMP_RET_ALLOW},
 		{"socketpair without handler runs", packet(unix.AUDIT_ARCH_X86_64, unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SOCK_DGRAM), unix.SECCOMP_RET_ALLOW},
 	}
 	for _, tt := range tests {

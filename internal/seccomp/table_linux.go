@@ -29,12 +29,16 @@ func (a Action) String() string {
 }
 
 // Cond narrows a rule to calls whose argument Arg (its low 32 bits) has any
-// of the bits in Mask set (BitsSet) or equals Value. The low word is what
-// the kernel uses for every argument checked here (flags, ioctl commands).
+// of the bits in BitsSet set or, when BitsSet is 0, equals Equal (after
+// masking with Mask, when Mask is not 0). And, when set, must hold too. The
+// low word is what the kernel uses for every argument checked here (flags,
+// ioctl commands, socket family and type).
 type Cond struct {
 	Arg     int
 	BitsSet uint32
 	Equal   uint32
+	Mask    uint32
+	And     *Cond
 }
 
 // ioctl commands x/sys does not name: FS_IOC32_SETFLAGS = _IOW('f', 2, int)
@@ -43,6 +47,13 @@ const (
 	fsIOC32SetFlags = 0x40046602
 	fsIOCFSSetXattr = 0x401c5820
 )
+
+// unixDatagram matches socket and socketpair of a unix datagram socket:
+// family AF_UNIX, type SOCK_DGRAM or SOCK_RAW (which unix sockets turn
+// into SOCK_DGRAM), whatever the SOCK_CLOEXEC and SOCK_NONBLOCK flags: the
+// type's bits 1-3 are 001 for exactly these two. Streams and seqpackets are
+// not trapped: they never send to an address given with the data.
+var unixDatagram = &Cond{Arg: 0, Equal: unix.AF_UNIX, And: &Cond{Arg: 1, Mask: 0xe, Equal: unix.SOCK_DGRAM}}
 
 // Rule is one row of the filter table.
 type Rule struct {
@@ -182,8 +193,8 @@ var Table = []Rule{
 	{Syscall: "fchown", Action: Notify, Reason: "a descriptor opened for reading suffices: decided as a write on its file"},
 	{Syscall: "connect", Action: Notify, Reason: "Landlock cannot restrict connecting to unix sockets (docker, ssh-agent, D-Bus, tmux): the broker connects"},
 	{Syscall: "bind", Action: Notify, Reason: "the broker binds, deciding on the new name, and records the sandbox's own sockets"},
-	{Syscall: "socket", Action: Notify, When: &Cond{Arg: 0, Equal: unix.AF_UNIX}, Reason: "a unix datagram socket sends to any address given with each datagram: the broker refuses SOCK_DGRAM on the type register (FINDINGS F7)"},
-	{Syscall: "socketpair", Action: Notify, When: &Cond{Arg: 0, Equal: unix.AF_UNIX}, Reason: "a datagram pair can send to any address too (FINDINGS F7)"},
+	{Syscall: "socket", Action: Notify, When: unixDatagram, Reason: "a unix datagram socket sends to any address given with each datagram: the broker refuses it unless the policy allows (FINDINGS F7)"},
+	{Syscall: "socketpair", Action: Notify, When: unixDatagram, Reason: "a datagram pair can send to any address too (FINDINGS F7)"},
 
 	// The stat family: trapped only when the session asks (TrapStat), so
 	// hidden names stay hidden from static binaries too.
