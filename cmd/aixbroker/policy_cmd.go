@@ -48,7 +48,10 @@ that exist are resolved first, as the sandbox decides on the real file: the
 output says "(resolved from ...)" when that changed the path.
 
 Operations (--op): read (the default), stat, write, create, unlink, rename
-(the source of a rename), link (the source of a hard link), exec.
+(the source of a rename), link (the source of a hard link), exec, connect
+(to the unix socket at PATH: unix.connect allows it, filesystem allow rules
+never do), datagram (creating a unix datagram socket: unix.datagram; PATH is
+not looked at).
 
 With --env NAME, explain says what happens to the environment variable NAME
 instead: passed to the agent, stripped (and by which rule), or injected.`,
@@ -173,6 +176,10 @@ func meaning(op policy.Op, d policy.Decision) string {
 		return "the directory exists for the agent so it can walk to what it may use; its contents stay hidden unless allowed"
 	case d.Action == policy.Allow && d.Rule.List == "read_only":
 		return "the agent may " + string(op) + " it; it is read-only: writing, creating, deleting, renaming or linking it is refused"
+	case d.Action == policy.Allow && op == policy.OpConnect:
+		return "the agent may connect to this socket"
+	case d.Action == policy.Allow && op == policy.OpDatagram:
+		return "the agent may create unix datagram sockets, which send to any socket path"
 	case d.Action == policy.Allow:
 		return "the agent may " + string(op) + " it"
 	case d.Rule.List == "read_only":
