@@ -67,6 +67,9 @@ func handleOpen(r *Request) Reply {
 		// /proc/self/fd, the *at syscalls, execveat) is trapped and
 		// decided on its canonical path, and the metadata it exposes is
 		// already visible through the untrapped stat family.
+		if r.sup.hideOPath {
+			return r.openPathHidden(o)
+		}
 		r.auditOPath(o)
 		return Continue("O_PATH: no access to content")
 	}
@@ -107,6 +110,38 @@ func (r *Request) auditOPath(o openReq) {
 			f.Close()
 		}
 	}
+}
+
+// openPathHidden serves an O_PATH open when the stat family is trapped
+// (hidden names must not exist for the agent): the path is resolved and
+// OpStat decided first, and a hidden name answers ENOENT. An allowed one
+// still goes to the kernel (see handleOpen), so a sibling thread that
+// swaps the path in between gets an O_PATH descriptor of a hidden file:
+// its existence and metadata, never its content (a documented limit of the
+// stat trap).
+func (r *Request) openPathHidden(o openReq) Reply {
+	f, err := r.resolveOpen(o, o.flags&unix.O_NOFOLLOW == 0)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	defer f.Close()
+	if err := r.Valid(); err != nil {
+		return ErrorOf(err)
+	}
+	if err := r.CheckProc(f.Path); err != nil {
+		return ErrorOf(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(f.FD, &st); err != nil {
+		return ErrorOf(err)
+	}
+	if err := r.allowInodeKey(policy.OpStat, f.Path, st.Dev, st.Ino); err != nil {
+		return ErrorOf(err)
+	}
+	if d := r.Decide(policy.OpStat, f.Path); !d.Allowed() && d.Action != policy.Redact {
+		return Denied(d, policy.OpStat) // a redacted file exists (as its stub)
+	}
+	return Continue("O_PATH: no access to content; existence decided")
 }
 
 // readOpen reads the arguments of any open-family syscall.

@@ -44,6 +44,7 @@ func (s *session) handover(cfg Config, path string) error {
 	}
 	s.sup = sup
 	sup.SetDenyInodes(cfg.DenyInodes)
+	sup.hideOPath = cfg.TrapStat
 	sup.Start()
 	s.execErr = make(chan error, 1)
 	if _, err := s.sock.Write([]byte{1}); err != nil {

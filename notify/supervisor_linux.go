@@ -28,6 +28,7 @@ type Supervisor struct {
 	// sandboxed thread calls a set*id, setgroups or capset syscall.
 	credsChanged atomic.Bool
 	denyInodes   *fsops.DenyInodes // inodes of concrete denied files (SetDenyInodes, in fsmut_linux.go)
+	hideOPath    bool              // decide OpStat on O_PATH opens (with the stat trap: Config.TrapStat)
 	sockets      sessionSockets    // unix sockets bound in the sandbox (socket_linux.go)
 	numbers      map[uint32]string
 	now          func() time.Time

@@ -1,6 +1,6 @@
 // statprobe calls one stat-family syscall directly (no libc wrapper, so the
 // interposer could not answer it) and prints the result:
-//   statprobe stat|lstat|statx|access|accessw|readlink|fstat|fstatpipe PATH
+//   statprobe stat|lstat|statx|access|accessw|readlink|fstat|opath|fstatpipe PATH
 // prints "ok size=N ino=N", "ok link=TARGET" or "errno=NAME".
 //   statprobe race ALLOWED HIDDEN HIDDEN_INO N
 // flips a path buffer between ALLOWED and HIDDEN from a sibling thread while
@@ -127,6 +127,12 @@ int main(int argc, char **argv) {
 	}
 	if (strcmp(op, "fstat") == 0) {
 		int fd = open(path, O_RDONLY);
+		if (fd < 0) return fail();
+		if (syscall(SYS_newfstatat, fd, "", &st, AT_EMPTY_PATH) != 0) return fail();
+		return show(&st);
+	}
+	if (strcmp(op, "opath") == 0) { // O_PATH open, then fstat of it
+		int fd = open(path, O_PATH);
 		if (fd < 0) return fail();
 		if (syscall(SYS_newfstatat, fd, "", &st, AT_EMPTY_PATH) != 0) return fail();
 		return show(&st);
