@@ -159,10 +159,10 @@ func futimens(fd int) error {
 	return nil
 }
 
-// TestRedactedNamesCreate runs redactCreateCases with the real engine on a
-// sandboxed thread, each in its own tree, and checks the user's .env
-// afterwards.
-func TestRedactedNamesCreate(t *testing.T) {
+// redactEngine compiles redactCreatePolicy with ${PROJECT} a new temporary
+// directory, returned with the engine.
+func redactEngine(t *testing.T) (string, *policy.Engine) {
+	t.Helper()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -175,6 +175,14 @@ func TestRedactedNamesCreate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return base, e
+}
+
+// TestRedactedNamesCreate runs redactCreateCases with the real engine on a
+// sandboxed thread, each in its own tree, and checks the user's .env
+// afterwards.
+func TestRedactedNamesCreate(t *testing.T) {
+	base, e := redactEngine(t)
 	sb := newSandboxThread(t, e, nil, redactSyscalls...)
 	for i, c := range redactCreateCases {
 		dir := filepath.Join(base, strconv.Itoa(i))
@@ -199,18 +207,7 @@ func TestRedactedNamesCreate(t *testing.T) {
 // user's file: the racer links the user's secret to .env and then checks
 // the name still holds the secret's inode.
 func TestRenameOntoRedactedRace(t *testing.T) {
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := policy.Parse("t.yaml", []byte(redactCreatePolicy))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := policy.Compile(pol, policy.Vars{Project: base, Home: base, TmpDir: base})
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, e := redactEngine(t)
 	dir := filepath.Join(base, "0")
 	redactTree(t, dir)
 	secret, env := p(dir, "proj/user.secret"), p(dir, "proj/.env")
