@@ -205,7 +205,7 @@ type Explanation struct {
 	Op       Op
 	Path     string
 	Decision Decision
-	Beaten   []Rule // other matching filesystem rules, in precedence order
+	Beaten   []Rule // other matching filesystem rules, in precedence order (with redact rules an except: takes Path out of)
 
 	unreached bool // no allow rule reaches Path: redact and read_only rules do not apply
 }
@@ -218,11 +218,24 @@ func (x Explanation) Why(r Rule) string {
 	if x.Op == OpConnect {
 		return unixWhy(r)
 	}
+	if ex := excepting(r, x.Path); ex != "" {
+		return "not applied: the rule's except " + ex + " matches this path"
+	}
 	if x.unreached && (r.List == "redact" || r.List == "read_only") {
 		return "not applied: " + r.List + " only narrows what an allow rule grants, and no allow rule reaches this path"
 	}
 	if r.List == "redact" && (x.Op == OpCreate || x.Op == OpMkdir) && x.Decision.Rule.List != "redact" {
 		return "not applied: redact refuses changes to an existing file; a new name holds nothing of the user's and is decided by the rules below redact"
+	}
+	return ""
+}
+
+// excepting returns the except glob of r that matches path, or "".
+func excepting(r Rule, path string) string {
+	for i, g := range r.ExceptGlobs {
+		if m := compileGlob(g); m.match(path) && i < len(r.Except) {
+			return r.Except[i]
+		}
 	}
 	return ""
 }

@@ -242,13 +242,14 @@ func (e *Engine) first(p string, from int) int {
 	return best
 }
 
-// matches returns the indexes (in e.rules) of every rule matching p, in
-// precedence order.
+// matches returns the indexes (in e.rules) of every rule whose glob
+// matches p, in precedence order, including rules an except: glob takes p
+// out of (for Explain).
 func (e *Engine) matches(p string) []int {
 	var out []int
 	e.index.visit(p, func(bucket []int) {
 		for _, i := range bucket {
-			if e.rules[i].match(p) {
+			if e.rules[i].m.match(p) {
 				out = append(out, i)
 			}
 		}

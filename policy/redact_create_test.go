@@ -162,3 +162,19 @@ func TestGenericRedactedNames(t *testing.T) {
 		t.Errorf("git config --global user.name: %s by %s, want allow", d.Action, d.Rule.ID())
 	}
 }
+
+// TestExplainExcept: explain lists a redact rule whose except glob takes
+// the path out of it, and says so.
+func TestExplainExcept(t *testing.T) {
+	e := mustCompile(t, "profile: t\nfilesystem:\n  allow_write: ['${PROJECT}/**']\n  redact: [{path: '**/.env.*', except: ['**/.env.example']}]\n")
+	x := e.Explain(OpRead, "/home/u/proj/.env.example")
+	if x.Decision.Rule.ID() != "allow_write:${PROJECT}/**" || len(x.Beaten) != 1 || x.Beaten[0].ID() != "redact:**/.env.*" {
+		t.Fatalf("decision by %s, beaten %+v; want allow_write beating the excepted redact rule", x.Decision.Rule.ID(), x.Beaten)
+	}
+	if why := x.Why(x.Beaten[0]); !strings.Contains(why, "except **/.env.example") {
+		t.Errorf("Why = %q, want it to name the except glob", why)
+	}
+	if x := e.Explain(OpRead, "/home/u/proj/.env.local"); x.Decision.Rule.ID() != "redact:**/.env.*" {
+		t.Errorf(".env.local decided by %s, want the redact rule", x.Decision.Rule.ID())
+	}
+}
