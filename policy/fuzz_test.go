@@ -17,6 +17,7 @@ func FuzzParsePolicy(f *testing.F) {
 		f.Add(src)
 	}
 	f.Add([]byte("profile: x\nfilesystem:\n  deny: [{path: '**/.env', errno: EACCES}]\n"))
+	f.Add([]byte("profile: x\nfilesystem:\n  allow_write: ['${PROJECT}/**']\n  redact: [{path: '**/.env.*', except: ['**/.env.example', '${PROJECT}/x']}]\n"))
 	f.Add([]byte("profile: x\nunix:\n  connect: [/run/a.sock, '~/b/*.sock']\n  datagram: allow\ntests:\n  - {path: /run/a.sock, op: connect, want: allow}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Parse("f.yaml", data)
