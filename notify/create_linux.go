@@ -115,6 +115,7 @@ func (r *Request) createNew(o openReq) (Reply, bool) {
 	if err != nil {
 		return ErrorOf(fmt.Errorf("create %s: %w", path, err)), true
 	}
+	r.noteCreatedFD(path, fd)
 	return InjectFD(fd, o.flags&unix.O_CLOEXEC != 0), true
 }
 

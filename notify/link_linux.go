@@ -120,6 +120,10 @@ func handleSymlink(r *Request) Reply {
 		return ErrorOf(err)
 	}
 	return r.parentAction(o, policy.OpCreate, false, func(p fsops.Parent) error {
-		return fsops.Symlink(target, p)
+		if err := fsops.Symlink(target, p); err != nil {
+			return err
+		}
+		r.noteCreatedName(p) // removable although redacted (created_linux.go)
+		return nil
 	})
 }

@@ -44,6 +44,10 @@ func handleMknod(r *Request) Reply {
 		return ErrorOf(err)
 	}
 	return r.parentAction(o, policy.OpCreate, true, func(p fsops.Parent) error {
-		return fsops.Mknod(p, mode, dev)
+		if err := fsops.Mknod(p, mode, dev); err != nil {
+			return err
+		}
+		r.noteCreatedName(p) // a regular file is removable although redacted (created_linux.go)
+		return nil
 	})
 }
