@@ -1,7 +1,10 @@
-# operation: delete a scratch copy of the project, .env included (rm -r): a redacted name cannot be removed, even one the agent created
-# known: FP2
+# operation: delete files the agent created under redacted names (FP2): rm -r of an unpacked copy of the project (its .env and tools/secret.pem included), rm of a new .env file and a new .env symlink in the project; the user's .env stays unremovable
 # want: removed-ok
 set -e
 . ./.adv/world.env
-d=$(mktemp -d -p "$SCRATCH")
-echo A=1 > "$d/.env" && rm -r "$d" && echo removed-ok
+d=$(mktemp -d -p "$SCRATCH") && tar czf "$d/p.tgz" --exclude=.git --exclude=.adv . && tar xzf "$d/p.tgz" -C "$d"
+test -f "$d/.env" && test -f "$d/tools/secret.pem"
+rm -r "$d"
+echo A=1 > .env.adv021 && ln -s README.md .env.adv021.link && rm .env.adv021 .env.adv021.link
+if rm -f .env 2>/dev/null; then echo "removed the user's .env"; exit 1; fi
+test -f .env && ! test -e "$d" && ! test -e .env.adv021 && echo removed-ok
