@@ -260,8 +260,8 @@ func TestRenameOntoRedactedRace(t *testing.T) {
 	t.Logf("%d of 1000 renames created .env while it was free", renamed)
 }
 
-// TestRedactedNamesUnprivileged reruns the redacted-name tests as the
+// TestUnprivilegedRedactedNames reruns the redacted-name tests as the
 // unprivileged user nobody.
-func TestRedactedNamesUnprivileged(t *testing.T) {
+func TestUnprivilegedRedactedNames(t *testing.T) {
 	rerunAsNobody(t, "TestRedactedNamesCreate|TestRenameOntoRedactedRace")
 }
