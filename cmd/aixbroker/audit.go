@@ -124,7 +124,7 @@ func (ff *filterFlags) add(cmd *cobra.Command, all bool) {
 	fl.StringVar(&ff.until, "until", "", "records at or before (same forms as --since)")
 	fl.BoolVar(&ff.filter.DeniedOnly, "denied-only", false, "only denied operations")
 	fl.StringVar(&ff.filter.Path, "path", "", "only paths matching this glob, e.g. '**/.env*' ('*.pem' matches at any depth)")
-	fl.StringVar(&ff.filter.Op, "op", "", "only this operation: read, write, stat, create, unlink, rename, link, exec")
+	fl.StringVar(&ff.filter.Op, "op", "", "only this operation: read, stat, write, create, mkdir, unlink, rename, link, exec, connect, datagram")
 	fl.StringVar(&ff.filter.Decision, "decision", "", "only this decision: allow, deny, redact, prompt")
 }
 
