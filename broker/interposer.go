@@ -178,6 +178,9 @@ func DecodeRequest(b []byte) (Request, error) {
 	if len(r.Argv) > 256 || len(r.Path) > 4096 {
 		return r, errors.New("decode interposer request: path or argv too long")
 	}
+	if len(r.Argv) == 0 {
+		r.Argv = nil // an empty array and no argv at all are the same request
+	}
 	return r, nil
 }
 
