@@ -19,7 +19,7 @@ import (
 // an ordinary syscall, the runtime's sysmon would then find the P "in a
 // syscall", hand it to another thread, and the supervisor would resume on
 // a third one, each step a thread wake-up on the target's critical path
-// (measured in docs/PERFORMANCE.md, "Supervisor loop").
+// (measured in docs/PERFORMANCE.md, "Enforcement").
 func ioctlPtr(fd int, req uintptr, p unsafe.Pointer) (uintptr, error) {
 	r, _, errno := unix.RawSyscall(unix.SYS_IOCTL, uintptr(fd), req, uintptr(p))
 	if errno != 0 {
