@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"errors"
 	"strings"
 	"sync"
 
@@ -111,7 +112,7 @@ func statID(dirfd int, name string, flags int) (fileID, bool) {
 	default:
 		return fileID{}, false
 	}
-	h, _, err := unix.NameToHandleAt(dirfd, name, flags) // no AT_SYMLINK_FOLLOW: the link itself
+	h, err := nameToHandle(dirfd, name, flags)
 	if err != nil {
 		return fileID{}, false
 	}
@@ -120,6 +121,21 @@ func statID(dirfd int, name string, flags int) (fileID, bool) {
 		id.btimeSec, id.btimeNsec = st.Btime.Sec, st.Btime.Nsec
 	}
 	return id, true
+}
+
+// atHandleFID asks name_to_handle_at for a handle that identifies the file
+// without having to be openable (Linux 6.5): overlayfs, the usual root of
+// a container, gives no other kind unless mounted with nfs_export.
+const atHandleFID = 0x200 // AT_HANDLE_FID
+
+// nameToHandle is name_to_handle_at with AT_HANDLE_FID, or without it on a
+// kernel that does not know it. No AT_SYMLINK_FOLLOW: a symlink's own.
+func nameToHandle(dirfd int, name string, flags int) (unix.FileHandle, error) {
+	h, _, err := unix.NameToHandleAt(dirfd, name, flags|atHandleFID)
+	if errors.Is(err, unix.EINVAL) {
+		h, _, err = unix.NameToHandleAt(dirfd, name, flags)
+	}
+	return h, err
 }
 
 // redacted reports whether a redact rule keeps path from being removed.

@@ -192,3 +192,42 @@ func TestCreatedFilesBound(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSandboxedCreateUnlink creates a file and removes it, under a
+// name no rule redacts and under a redacted one (remembered, then
+// forgotten).
+func BenchmarkSandboxedCreateUnlink(b *testing.B) {
+	for _, name := range []string{"plain", ".env.local"} {
+		b.Run(name, func(b *testing.B) {
+			base, err := filepath.EvalSymlinks(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			pol, err := policy.Parse("t.yaml", []byte(redactCreatePolicy))
+			if err != nil {
+				b.Fatal(err)
+			}
+			e, err := policy.Compile(pol, policy.Vars{Project: base, Home: base, TmpDir: base})
+			if err != nil {
+				b.Fatal(err)
+			}
+			dir := filepath.Join(base, "0", "proj")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			sb := newSandboxThread(b, e, nil, createdSyscalls...)
+			path := filepath.Join(dir, name)
+			for b.Loop() {
+				err := sb.do(func() error {
+					if err := create(path, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL); err != nil {
+						return err
+					}
+					return unix.Unlink(path)
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
