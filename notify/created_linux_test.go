@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -159,9 +160,14 @@ func TestRemoveCreatedRecord(t *testing.T) {
 	}
 }
 
-// TestRemoveCreatedUnprivileged reruns the created-file tests as nobody.
-func TestRemoveCreatedUnprivileged(t *testing.T) {
-	rerunAsNobody(t, "TestRemoveCreatedRedacted|TestRemoveCreatedRecord")
+// TestUnprivilegedRemoveCreated reruns the created-file tests as nobody.
+func TestUnprivilegedRemoveCreated(t *testing.T) {
+	out := rerunAsNobody(t, "^TestRemoveCreated(Redacted|Record)$")
+	for _, name := range []string{"TestRemoveCreatedRedacted", "TestRemoveCreatedRecord"} {
+		if !strings.Contains(out, "--- PASS: "+name) {
+			t.Errorf("%s did not run as nobody:\n%s", name, out)
+		}
+	}
 }
 
 // TestCreatedFilesBound: past the bound the oldest entry is dropped, and a
