@@ -205,18 +205,7 @@ func TestCreatedFilesBound(t *testing.T) {
 func BenchmarkSandboxedCreateUnlink(b *testing.B) {
 	for _, name := range []string{"plain", ".env.local"} {
 		b.Run(name, func(b *testing.B) {
-			base, err := filepath.EvalSymlinks(b.TempDir())
-			if err != nil {
-				b.Fatal(err)
-			}
-			pol, err := policy.Parse("t.yaml", []byte(redactCreatePolicy))
-			if err != nil {
-				b.Fatal(err)
-			}
-			e, err := policy.Compile(pol, policy.Vars{Project: base, Home: base, TmpDir: base})
-			if err != nil {
-				b.Fatal(err)
-			}
+			base, e := redactEngine(b)
 			dir := filepath.Join(base, "0", "proj")
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				b.Fatal(err)

@@ -161,7 +161,7 @@ func futimens(fd int) error {
 
 // redactEngine compiles redactCreatePolicy with ${PROJECT} a new temporary
 // directory, returned with the engine.
-func redactEngine(t *testing.T) (string, *policy.Engine) {
+func redactEngine(t testing.TB) (string, *policy.Engine) {
 	t.Helper()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
