@@ -1,0 +1,116 @@
+package notify
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/aixbroker/aixbroker/redact"
+)
+
+var (
+	reviewOnce sync.Once
+	reviewDir  string
+	reviewErr  error
+)
+
+// reviewProg compiles testdata/review.c statically, once per test binary.
+func reviewProg(t testing.TB) string {
+	t.Helper()
+	reviewOnce.Do(func() {
+		reviewDir, reviewErr = os.MkdirTemp("", "aixbroker-review")
+		if reviewErr != nil {
+			return
+		}
+		os.Chmod(reviewDir, 0o755)
+		out, err := exec.Command("gcc", "-static", "-O2", "-o", filepath.Join(reviewDir, "review"),
+			filepath.Join("testdata", "review.c")).CombinedOutput()
+		if err != nil {
+			reviewErr, reviewDir = err, string(out)
+		}
+	})
+	if reviewErr != nil {
+		t.Fatalf("compile review.c: %v: %s", reviewErr, reviewDir)
+	}
+	return filepath.Join(reviewDir, "review")
+}
+
+// clearFlags removes the append-only flag an attack may have set, so the
+// temporary directory can be removed.
+func clearFlags(path string) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	unix.IoctlSetPointerInt(fd, unix.FS_IOC_SETFLAGS, 0)
+}
+
+// TestReviewAttacks: the file_getattr/file_setattr syscalls (Linux 6.17)
+// on hidden and read-only names, fstat of an O_PATH descriptor of a
+// redacted file, and unix datagram socket encodings.
+func TestReviewAttacks(t *testing.T) {
+	prog := reviewProg(t)
+	s := newSandbox(t)
+	s.execRoots = []string{filepath.Dir(prog)}
+	s.trapStat = true
+	readOnly := filepath.Join(s.home, ".bashrc") // readable, not writable
+	writeFile(t, readOnly, "alias ls=rm\n")
+	t.Cleanup(func() { clearFlags(readOnly); clearFlags(s.secret) })
+	pem := filepath.Join(s.project, "key.pem")
+	writeFile(t, pem, "-----BEGIN PRIVATE KEY-----\nQ0FOQVJZQ0FOQVJZ\n-----END PRIVATE KEY-----\n")
+	s.policy.Redact = []string{pem}
+	s.policy.RedactMode = map[string]string{pem: redact.ModeStub}
+	stubSize := len(redact.Stub("redact:" + pem))
+	tests := []struct {
+		name  string
+		argv  []string
+		want  []string // lines that must appear
+		never []string // prefixes that must not appear
+	}{
+		{"file_getattr hidden (stat trap)", []string{"file_getattr", s.secret}, []string{"file_getattr: errno=ENOENT"}, nil},
+		{"file_setattr hidden", []string{"file_setattr", s.secret}, nil, []string{"file_setattr-nodump: ok", "file_setattr-append: ok"}},
+		{"file_setattr read-only", []string{"file_setattr", readOnly}, nil, []string{"file_setattr-nodump: ok", "file_setattr-append: ok"}},
+		{"O_PATH fstat of redacted", []string{"opath-fstat", pem}, []string{"fstat: ok size=" + strconv.Itoa(stubSize)}, nil},
+		{"unix datagram encodings", []string{"dgram"}, nil, []string{
+			"dgram: ok", "dgram-cloexec-nonblock: ok", "raw: ok", "dgram-highword-type: ok", "dgram-highword-domain: ok",
+			"dgram-bit4: ok", "packet: ok", "rdm: ok", "pair-dgram: ok", "pair-dgram-cloexec-nonblock: ok", "pair-raw: ok",
+			"pair-dgram-highword-type: ok", "pair-dgram-highword-domain: ok", "pair-dgram-bit4: ok", "pair-packet: ok", "pair-rdm: ok",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := s.run(t, append([]string{prog}, tt.argv...)...)
+			if got.code != 0 {
+				t.Fatalf("exit %d, stdout %q stderr %q", got.code, got.stdout, got.stderr)
+			}
+			t.Logf("%s", got.stdout)
+			lines := strings.Split(got.stdout, "\n")
+			for _, w := range tt.want {
+				if !hasLinePrefix(lines, w) {
+					t.Errorf("stdout %q: want a line %q", got.stdout, w)
+				}
+			}
+			for _, n := range tt.never {
+				if hasLinePrefix(lines, n) {
+					t.Errorf("stdout %q: HOLE: %q", got.stdout, n)
+				}
+			}
+		})
+	}
+}
+
+func hasLinePrefix(lines []string, prefix string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
+}
