@@ -68,6 +68,10 @@ func TestReviewAttacks(t *testing.T) {
 	s.policy.Redact = []string{pem}
 	s.policy.RedactMode = map[string]string{pem: redact.ModeStub}
 	stubSize := len(redact.Stub("redact:" + pem))
+	readme := filepath.Join(s.project, "README")
+	if err := os.Symlink(readme, filepath.Join(s.project, "to-readme")); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name  string
 		argv  []string
@@ -78,6 +82,8 @@ func TestReviewAttacks(t *testing.T) {
 		{"file_setattr hidden", []string{"file_setattr", s.secret}, nil, []string{"file_setattr-nodump: ok", "file_setattr-append: ok"}},
 		{"file_setattr read-only", []string{"file_setattr", readOnly}, nil, []string{"file_setattr-nodump: ok", "file_setattr-append: ok"}},
 		{"O_PATH fstat of redacted", []string{"opath-fstat", pem}, []string{"fstat: ok size=" + strconv.Itoa(stubSize)}, nil},
+		{"AT_EMPTY_PATH with a hidden path", []string{"fstatat-empty", s.secret}, []string{"fstatat-empty: errno=ENOENT", "statx-empty: errno=ENOENT"}, nil},
+		{"readlink short buffer", []string{"readlink-small", "to-readme"}, []string{"readlink-small: ok 3 buf=" + readme[:3] + "XXXXX", "readlink-size-highword: errno=EINVAL"}, nil},
 		{"unix datagram encodings", []string{"dgram"}, nil, []string{
 			"dgram: ok", "dgram-cloexec-nonblock: ok", "raw: ok", "dgram-highword-type: ok", "dgram-highword-domain: ok",
 			"dgram-bit4: ok", "packet: ok", "rdm: ok", "pair-dgram: ok", "pair-dgram-cloexec-nonblock: ok", "pair-raw: ok",
@@ -113,4 +119,36 @@ func hasLinePrefix(lines []string, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// TestReviewStatProcPaths: the stat trap on /proc spellings of a hidden
+// name answers as it does for a name that does not exist
+// (testdata/statprobe.c).
+func TestReviewStatProcPaths(t *testing.T) {
+	probe := statProbe(t)
+	s := newSandbox(t)
+	s.execRoots = []string{filepath.Dir(probe)}
+	s.trapStat = true
+	missing := filepath.Join(s.home, "missing", "id_rsa")
+	tests := []struct {
+		name, op, prefix, hidden, absent string
+	}{
+		{"cwd link", "stat", "/proc/self/cwd/", "../.ssh/id_rsa", "../missing/id_rsa"},
+		{"thread-self cwd link", "statx", "/proc/thread-self/cwd/", "../.ssh/id_rsa", "../missing/id_rsa"},
+		{"root link", "lstat", "/proc/self/root", s.secret, missing},
+		{"dev fd parent", "stat", "/dev/fd/../cwd/", "../.ssh/id_rsa", "../missing/id_rsa"},
+		{"access through cwd link", "access", "/proc/self/cwd/", "../.ssh/id_rsa", "../missing/id_rsa"},
+		{"statfs through root link", "statfs", "/proc/self/root", s.secret, missing},
+		{"readlink through cwd link", "readlink", "/proc/self/cwd/", "../.ssh", "../missing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hidden := s.run(t, probe, tt.op, tt.prefix+tt.hidden)
+			absent := s.run(t, probe, tt.op, tt.prefix+tt.absent)
+			t.Logf("hidden %q absent %q", hidden.stdout, absent.stdout)
+			if !strings.HasPrefix(hidden.stdout, "errno=") || hidden.stdout != absent.stdout {
+				t.Errorf("statprobe %s %s: %q, a missing name: %q: want the same errno", tt.op, tt.prefix+tt.hidden, hidden.stdout, absent.stdout)
+			}
+		})
+	}
 }

@@ -65,6 +65,27 @@ int main(int argc, char **argv) {
 			printf("fstat: ok size=%lld\n", (long long)st.st_size);
 		return 0;
 	}
+	if (!strcmp(mode, "fstatat-empty") && argc == 3) {
+		struct stat st;
+		long r = syscall(SYS_newfstatat, AT_FDCWD, argv[2], &st, AT_EMPTY_PATH);
+		result("fstatat-empty", r);
+		r = syscall(SYS_statx, AT_FDCWD, argv[2], AT_EMPTY_PATH, 0x7ff, &st);
+		result("statx-empty", r);
+		return 0;
+	}
+	if (!strcmp(mode, "readlink-small") && argc == 3) {
+		char buf[16];
+		memset(buf, 'X', sizeof buf);
+		long r = syscall(SYS_readlink, argv[2], buf, 3L);
+		if (r < 0) {
+			result("readlink-small", r);
+			return 0;
+		}
+		printf("readlink-small: ok %ld buf=%.8s\n", r, buf);
+		r = syscall(SYS_readlink, argv[2], buf, 0x100000000L); /* size 0 in the low word */
+		result("readlink-size-highword", r);
+		return 0;
+	}
 	if (!strcmp(mode, "dgram")) {
 		struct {
 			const char *name;
