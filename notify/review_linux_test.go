@@ -82,6 +82,7 @@ func TestReviewAttacks(t *testing.T) {
 		{"file_setattr hidden", []string{"file_setattr", s.secret}, nil, []string{"file_setattr-nodump: ok", "file_setattr-append: ok"}},
 		{"file_setattr read-only", []string{"file_setattr", readOnly}, nil, []string{"file_setattr-nodump: ok", "file_setattr-append: ok"}},
 		{"O_PATH fstat of redacted", []string{"opath-fstat", pem}, []string{"fstat: ok size=" + strconv.Itoa(stubSize)}, nil},
+		{"O_PATH of redacted reopened or linked", []string{"opath-escape", pem}, []string{"reopen: ok stub"}, []string{"linkat-empty: ok", "linkat-proc: ok"}},
 		{"AT_EMPTY_PATH with a hidden path", []string{"fstatat-empty", s.secret}, []string{"fstatat-empty: errno=ENOENT", "statx-empty: errno=ENOENT"}, nil},
 		{"readlink short buffer", []string{"readlink-small", "to-readme"}, []string{"readlink-small: ok 3 buf=" + readme[:3] + "XXXXX", "readlink-size-highword: errno=EINVAL"}, nil},
 		{"unix datagram encodings", []string{"dgram"}, nil, []string{

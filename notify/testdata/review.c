@@ -86,6 +86,26 @@ int main(int argc, char **argv) {
 		result("readlink-size-highword", r);
 		return 0;
 	}
+	if (!strcmp(mode, "opath-escape") && argc == 3) {
+		int fd = open(argv[2], O_PATH);
+		if (fd < 0) {
+			result("opath", -1);
+			return 0;
+		}
+		char proc[64], buf[256];
+		snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+		int rfd = open(proc, O_RDONLY);
+		if (rfd < 0) {
+			result("reopen", -1);
+		} else {
+			long n = read(rfd, buf, sizeof buf - 1);
+			buf[n > 0 ? n : 0] = 0;
+			printf("reopen: ok %s\n", strstr(buf, "Q0FOQVJZ") ? "LEAK" : "stub");
+		}
+		result("linkat-empty", syscall(SYS_linkat, fd, "", AT_FDCWD, "copy-empty", AT_EMPTY_PATH));
+		result("linkat-proc", syscall(SYS_linkat, AT_FDCWD, proc, AT_FDCWD, "copy-proc", AT_SYMLINK_FOLLOW));
+		return 0;
+	}
 	if (!strcmp(mode, "dgram")) {
 		struct {
 			const char *name;
