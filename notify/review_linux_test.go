@@ -83,6 +83,7 @@ func TestReviewAttacks(t *testing.T) {
 		{"file_setattr read-only", []string{"file_setattr", readOnly}, nil, []string{"file_setattr-nodump: ok", "file_setattr-append: ok"}},
 		{"O_PATH fstat of redacted", []string{"opath-fstat", pem}, []string{"fstat: ok size=" + strconv.Itoa(stubSize)}, nil},
 		{"O_PATH of redacted reopened or linked", []string{"opath-escape", pem}, []string{"reopen: ok stub"}, []string{"linkat-empty: ok", "linkat-proc: ok"}},
+		{"open after setgroups of 4000 groups (status over 16 KiB)", []string{"manygroups", "README"}, []string{"setgroups: ok", "open-after-setgroups: ok"}, nil},
 		{"AT_EMPTY_PATH with a hidden path", []string{"fstatat-empty", s.secret}, []string{"fstatat-empty: errno=ENOENT", "statx-empty: errno=ENOENT"}, nil},
 		{"readlink short buffer", []string{"readlink-small", "to-readme"}, []string{"readlink-small: ok 3 buf=" + readme[:3] + "XXXXX", "readlink-size-highword: errno=EINVAL"}, nil},
 		{"unix datagram encodings", []string{"dgram"}, nil, []string{

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -104,6 +105,14 @@ int main(int argc, char **argv) {
 		}
 		result("linkat-empty", syscall(SYS_linkat, fd, "", AT_FDCWD, "copy-empty", AT_EMPTY_PATH));
 		result("linkat-proc", syscall(SYS_linkat, AT_FDCWD, proc, AT_FDCWD, "copy-proc", AT_SYMLINK_FOLLOW));
+		return 0;
+	}
+	if (!strcmp(mode, "manygroups") && argc == 3) {
+		static gid_t gids[4000];
+		for (int i = 0; i < 4000; i++)
+			gids[i] = 1000000 + i;
+		result("setgroups", syscall(SYS_setgroups, 4000L, gids));
+		result("open-after-setgroups", open(argv[2], O_RDONLY));
 		return 0;
 	}
 	if (!strcmp(mode, "dgram")) {
