@@ -142,6 +142,12 @@ func TestReviewStatProcPaths(t *testing.T) {
 		{"access through cwd link", "access", "/proc/self/cwd/", "../.ssh/id_rsa", "../missing/id_rsa"},
 		{"statfs through root link", "statfs", "/proc/self/root", s.secret, missing},
 		{"readlink through cwd link", "readlink", "/proc/self/cwd/", "../.ssh", "../missing"},
+		{"dot-dot through a hidden directory", "stat", s.home + "/", ".ssh/../project/README", "missing/../project/README"},
+		{"dot-dot through a hidden directory, relative", "access", "../", ".ssh/../project/README", "missing/../project/README"},
+		{"dot-dot through a hidden file", "stat", s.home + "/", ".ssh/id_rsa/..", "missing/id_rsa/.."},
+		{"open dot-dot through a hidden directory", "fstat", s.home + "/", ".ssh/../project/README", "missing/../project/README"},
+		{"open dot-dot through a hidden file", "fstat", s.home + "/", ".ssh/id_rsa/../../project/README", "missing/id_rsa/../../project/README"},
+		{"O_PATH dot-dot through a hidden directory", "opath", s.home + "/", ".ssh/../project/README", "missing/../project/README"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
