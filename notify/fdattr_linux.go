@@ -25,16 +25,29 @@ func init() {
 // file (EBADF for O_PATH, ownership) apply unchanged. They take effect when
 // internal/seccomp traps them.
 
-// handleFchmod serves fchmod(fd, mode).
+// handleFchmod serves fchmod(fd, mode). On a redacted file's view (the
+// descriptor an open of a redacted file gave) it succeeds without a change:
+// the view is shared by every open of the file (see stubCache.isShared),
+// and the user's file is not the agent's to change anyway.
 func handleFchmod(r *Request) Reply {
 	mode := uint32(r.Arg(1)) & 0o7777
-	return r.fdAction(int32(r.Arg(0)), func(fd int) error { return unix.Fchmod(fd, mode) })
+	return r.fdAction(int32(r.Arg(0)), func(fd int) error {
+		if stubs.isShared(fd) {
+			return nil
+		}
+		return unix.Fchmod(fd, mode)
+	})
 }
 
-// handleFchown serves fchown(fd, uid, gid).
+// handleFchown serves fchown(fd, uid, gid), as handleFchmod on a view.
 func handleFchown(r *Request) Reply {
 	uid, gid := int(int32(r.Arg(1))), int(int32(r.Arg(2)))
-	return r.fdAction(int32(r.Arg(0)), func(fd int) error { return unix.Fchown(fd, uid, gid) })
+	return r.fdAction(int32(r.Arg(0)), func(fd int) error {
+		if stubs.isShared(fd) {
+			return nil
+		}
+		return unix.Fchown(fd, uid, gid)
+	})
 }
 
 // fdAction runs fn as the caller on the caller's descriptor n, after

@@ -34,8 +34,9 @@ const stubCacheMax = 256
 
 // stubCache maps versions to sealed, read-only memfds.
 type stubCache struct {
-	mu sync.Mutex
-	m  map[stubKey]int
+	mu     sync.Mutex
+	m      map[stubKey]int
+	inodes map[fsops.Inode]bool // the memfds' own inodes (see isShared)
 }
 
 // stubs is the process's cache: a broker process serves one session, and
@@ -79,13 +80,45 @@ func (c *stubCache) open(key stubKey, render func() []byte) (int, error) {
 	}
 	if len(c.m) >= stubCacheMax {
 		for k, fd := range c.m {
+			if ino, ok := inodeOf(fd); ok {
+				delete(c.inodes, ino)
+			}
 			unix.Close(fd)
 			delete(c.m, k)
 			break
 		}
 	}
 	c.m[key] = mfd
+	if ino, ok := inodeOf(mfd); ok {
+		if c.inodes == nil {
+			c.inodes = make(map[fsops.Inode]bool)
+		}
+		c.inodes[ino] = true
+	}
 	return reopenStub(mfd)
+}
+
+// isShared reports whether fd is a descriptor of a view in the cache. Its
+// mode and owner must not change: every later open of that file version
+// reopens the same inode, and a broker without CAP_DAC_OVERRIDE would be
+// refused by a mode the agent set (fchmod 0 of its own descriptor would
+// make the file unreadable to the whole session).
+func (c *stubCache) isShared(fd int) bool {
+	ino, ok := inodeOf(fd)
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.inodes[ino]
+}
+
+func inodeOf(fd int) (fsops.Inode, bool) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return fsops.Inode{}, false
+	}
+	return fsops.Inode{Dev: st.Dev, Ino: st.Ino}, true
 }
 
 // reopenStub opens the cached memfd mfd again, read-only: the same inode
