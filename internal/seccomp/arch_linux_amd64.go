@@ -8,6 +8,7 @@ var X86_64 = &Arch{
 	Name:      "x86_64",
 	AuditArch: unix.AUDIT_ARCH_X86_64,
 	X32Bit:    0x40000000,
+	MaxNr:     unix.SYS_FILE_SETATTR, // 469, Linux 6.17
 	Numbers: map[string]uint32{
 		"io_uring_setup": unix.SYS_IO_URING_SETUP, "io_uring_enter": unix.SYS_IO_URING_ENTER,
 		"io_uring_register": unix.SYS_IO_URING_REGISTER, "ptrace": unix.SYS_PTRACE,
@@ -28,6 +29,7 @@ var X86_64 = &Arch{
 		"swapoff": unix.SYS_SWAPOFF, "reboot": unix.SYS_REBOOT, "acct": unix.SYS_ACCT,
 		"lookup_dcookie": unix.SYS_LOOKUP_DCOOKIE, "uselib": unix.SYS_USELIB,
 		"fanotify_init": unix.SYS_FANOTIFY_INIT, "ioctl": unix.SYS_IOCTL,
+		"file_getattr": unix.SYS_FILE_GETATTR, "file_setattr": unix.SYS_FILE_SETATTR,
 
 		"open": unix.SYS_OPEN, "openat": unix.SYS_OPENAT, "openat2": unix.SYS_OPENAT2, "creat": unix.SYS_CREAT,
 		"execve": unix.SYS_EXECVE, "execveat": unix.SYS_EXECVEAT,

@@ -14,6 +14,11 @@ type Arch struct {
 	AuditArch uint32            // seccomp_data.arch the filter accepts
 	X32Bit    uint32            // numbers with this bit set are killed (0: none)
 	Numbers   map[string]uint32 // syscall name to number
+	// MaxNr is the newest syscall number the table was written against.
+	// Newer ones answer ENOSYS: a syscall added by a later kernel (as
+	// file_setattr was in 6.17, changing inode flags by path) is refused
+	// until the table has decided it, and libc falls back to older calls.
+	MaxNr uint32
 }
 
 // ErrNoArch means aixbroker has no syscall table for this architecture.
@@ -52,6 +57,11 @@ func Build(arch *Arch, trap func(syscall string) bool) ([]bpf.RawInstruction, er
 			continue
 		}
 		prog = append(prog, ruleInstructions(nr, r)...)
+	}
+	if arch.MaxNr != 0 {
+		prog = append(prog,
+			bpf.JumpIf{Cond: bpf.JumpGreaterThan, Val: arch.MaxNr, SkipFalse: 1},
+			bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)})
 	}
 	prog = append(prog, bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW})
 	raw, err := bpf.Assemble(prog)

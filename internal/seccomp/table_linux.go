@@ -151,6 +151,8 @@ var Table = []Rule{
 	{Syscall: "lremovexattr", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "xattr setter"},
 	{Syscall: "fremovexattr", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "xattr setter"},
 	{Syscall: "removexattrat", Action: Refuse, Errno: unix.EOPNOTSUPP, Reason: "xattr setter"},
+	{Syscall: "file_setattr", Action: Refuse, Errno: unix.ENOSYS, Reason: "inode flags (append-only, immutable) by path, unbrokered (Linux 6.17; tools fall back to FS_IOC_SETFLAGS, refused below)"},
+	{Syscall: "file_getattr", Action: Refuse, Errno: unix.ENOSYS, Reason: "inode flags by path: an existence oracle the stat trap does not answer (tools fall back to FS_IOC_GETFLAGS on a descriptor)"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCSTI}, Reason: "injects keystrokes into the terminal"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCLINUX}, Reason: "console injection"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.FS_IOC_SETFLAGS}, Reason: "immutable/append-only flags on a file opened read-only (FINDINGS F6)"},
