@@ -8,8 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// statusMax bounds a /proc/<tid>/status read; the file is about 1.5 KiB.
-const statusMax = 16 << 10
+// statusMax bounds a /proc/<tid>/status read. The file is about 1.5 KiB,
+// but its Groups line lists every supplementary group: 65,536 of them (the
+// kernel's NGROUPS_MAX) take about 450 KiB.
+const statusMax = 1 << 20
 
 // ReadStatus returns the contents of /proc/<tid>/status. It reads with
 // plain open, read and close: os.ReadFile costs eight more syscalls on
