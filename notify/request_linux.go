@@ -29,6 +29,7 @@ type Request struct {
 	creds   *fsops.Creds
 	tgid    int
 	gen     uint64        // receive-role generation of the goroutine serving it
+	busy    int64         // its busySince token (Detach)
 	thread  *fsops.Thread // the serving goroutine's own thread, nil: use the runner
 	// attempted is the first path read from the target, as it gave it, and
 	// attemptedOp what the syscall would do with it: the audit record of a
@@ -43,7 +44,7 @@ type Request struct {
 // goroutine while this request goes on. Call it before an operation that
 // may block for long (opening a FIFO); the watchdog does it anyway after
 // 20 ms.
-func (r *Request) Detach() { r.sup.handOff(r.gen) }
+func (r *Request) Detach() { r.sup.release(r.busy) }
 
 // TID is the id of the calling thread, as the supervisor sees it.
 func (r *Request) TID() int { return int(r.Notif.PID) }

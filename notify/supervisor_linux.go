@@ -38,7 +38,8 @@ type Supervisor struct {
 	stop      int            // eventfd: written to stop the receiver
 	done      atomic.Bool    // Stop was called
 	gen       atomic.Uint64  // generation of the goroutine holding the receive role
-	busySince atomic.Int64   // when the current request began (unix ns), 0 when idle
+	busySince atomic.Int64   // the current request's token: when it began (unix ns, unique), 0 when idle
+	lastBusy  atomic.Int64   // the last token given (busyToken)
 	wg        sync.WaitGroup // the watchdog
 	active    atomic.Int32   // receiving goroutines, detached ones included
 	drained   chan struct{}  // closed when active drops to zero
@@ -146,25 +147,53 @@ func (s *Supervisor) receive(gen uint64) {
 			s.Stop()
 			return
 		}
-		s.busySince.Store(s.now().UnixNano())
-		s.serve(n, gen, thread, waitMask != nil)
+		busy := s.busyToken()
+		s.busySince.Store(busy)
+		s.serve(n, gen, busy, thread, waitMask != nil)
+		// Exactly one of this goroutine (here), the handler (Detach) and
+		// the watchdog clears the request's token, and only the one that
+		// does decides what happens to the receive role: so two
+		// goroutines never wait on the listener at once (the loser's RECV
+		// would block, in a raw syscall, with nothing to receive).
+		if !s.busySince.CompareAndSwap(busy, 0) {
+			return // handed off while this request ran
+		}
 		if thread != nil && thread.Tainted() {
 			s.handOff(gen) // this thread could not drop the caller's credentials: end it
 			return
 		}
-		if s.gen.Load() == gen {
-			s.busySince.Store(0)
+	}
+}
+
+// busyToken returns a start time for a request's busySince token, unique
+// within the supervisor (the wall clock may repeat or step back).
+func (s *Supervisor) busyToken() int64 {
+	t := s.now().UnixNano()
+	for {
+		last := s.lastBusy.Load()
+		if t <= last {
+			t = last + 1
+		}
+		if s.lastBusy.CompareAndSwap(last, t) {
+			return t
 		}
 	}
 }
 
+// release gives the receive role away for the request whose token is busy,
+// unless the request finished or was handed off already.
+func (s *Supervisor) release(busy int64) {
+	if busy != 0 && s.busySince.CompareAndSwap(busy, 0) {
+		s.handOff(s.gen.Load()) // the token was the holder's: gen is still its own
+	}
+}
+
 // handOff gives the receive role to a new goroutine if generation gen still
-// holds it.
+// holds it. Callers have cleared the request's busySince token first.
 func (s *Supervisor) handOff(gen uint64) {
 	if !s.gen.CompareAndSwap(gen, gen+1) {
 		return
 	}
-	s.busySince.Store(0)
 	s.active.Add(1)
 	go s.receive(gen + 1)
 }
@@ -186,10 +215,9 @@ func (s *Supervisor) watchdog() {
 		if s.done.Load() {
 			return
 		}
-		gen := s.gen.Load()
 		since := s.busySince.Load()
 		if since != 0 && s.now().UnixNano()-since > int64(stallAfter) {
-			s.handOff(gen)
+			s.release(since)
 		}
 	}
 }
@@ -230,8 +258,8 @@ func (s *Supervisor) next(waitMask *unix.Sigset_t) (seccomp.SeccompNotif, bool) 
 
 // serve handles one notification and answers it, on thread when it is
 // not nil. masked says the thread blocks asynchronous signals already.
-func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64, thread *fsops.Thread, masked bool) {
-	r := &Request{Notif: n, sup: s, start: s.now(), gen: gen, thread: thread}
+func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64, busy int64, thread *fsops.Thread, masked bool) {
+	r := &Request{Notif: n, sup: s, start: s.now(), gen: gen, busy: busy, thread: thread}
 	r.Syscall = s.numbers[uint32(n.Data.Nr)]
 	h := handlers[r.Syscall]
 	var reply Reply
