@@ -124,22 +124,32 @@ func (r *Request) openPathHidden(o openReq) Reply {
 	if err != nil {
 		return ErrorOf(err)
 	}
-	defer f.Close()
+	var st unix.Stat_t
 	if err := r.Valid(); err != nil {
+		f.Close()
 		return ErrorOf(err)
 	}
 	if err := r.CheckProc(f.Path); err != nil {
+		f.Close()
 		return ErrorOf(err)
 	}
-	var st unix.Stat_t
 	if err := unix.Fstat(f.FD, &st); err != nil {
+		f.Close()
 		return ErrorOf(err)
 	}
 	if err := r.allowInodeKey(policy.OpStat, f.Path, st.Dev, st.Ino); err != nil {
+		f.Close()
 		return ErrorOf(err)
 	}
-	if d := r.Decide(policy.OpStat, f.Path); !d.Allowed() && d.Action != policy.Redact {
-		return Denied(d, policy.OpStat) // a redacted file exists (as its stub)
+	d := r.Decide(policy.OpStat, f.Path)
+	if d.Action == policy.Redact && st.Mode&unix.S_IFMT == unix.S_IFREG {
+		// The real file's descriptor would show its size and inode to
+		// fstat; the view's, read-only, shows the stub's, as stat does.
+		return r.injectStub(f, d.Rule, unix.O_RDONLY|o.flags&unix.O_CLOEXEC)
+	}
+	f.Close()
+	if !d.Allowed() && d.Action != policy.Redact {
+		return Denied(d, policy.OpStat)
 	}
 	return Continue("O_PATH: no access to content; existence decided")
 }
