@@ -76,15 +76,16 @@ func (t *Thread) AsCaller(c Creds, fn func() error) error {
 		return call(fn)
 	}
 	var err error
+	t.tainted = true // until leave succeeds: a panic in enter must not leave a thread that looks clean
 	if serr := enter(want); serr != nil {
 		err = fmt.Errorf("switch to caller credentials: %w", errors.Join(ErrCreds, serr))
 	} else {
 		err = call(fn)
 	}
 	if lerr := leave(t.base); lerr != nil {
-		t.tainted = true
 		return errors.Join(err, fmt.Errorf("%w: %w", ErrTainted, lerr))
 	}
+	t.tainted = false
 	return err
 }
 
