@@ -217,7 +217,30 @@ func (r *Request) Target(path string) (fsops.Target, error) {
 			return fsops.Target{}, err
 		}
 	}
-	return fsops.NewTarget(-1, tgid, r.TID())
+	t, err := fsops.NewTarget(-1, tgid, r.TID())
+	if err == nil && r.sup.hideOPath {
+		t.Crossing = r.crossing(t)
+	}
+	return t, err
+}
+
+// crossing decides, with the stat trap on (names the policy hides must not
+// exist for the agent), a directory or file a path leaves by "..": hidden,
+// the whole path answers as a missing name would (FINDINGS F8).
+func (r *Request) crossing(t fsops.Target) func(dirfd int, prefix string) error {
+	return func(dirfd int, prefix string) error {
+		f, err := t.ResolveFile(dirfd, prefix, true, false) // t has no Crossing: earlier ".." were checked already
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		d := r.sup.broker.Decide(policy.OpStat, f.Path)
+		if d.Allowed() || d.Action == policy.Redact {
+			return nil
+		}
+		r.note(policy.OpStat, f.Path, d)
+		return &refusal{op: policy.OpStat, path: f.Path, errno: denyErrno(d, policy.OpStat)}
+	}
 }
 
 // AsCaller runs fn with the caller's filesystem credentials. While no

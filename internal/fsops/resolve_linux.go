@@ -20,6 +20,13 @@ type Target struct {
 	// TGID and TID are the target's process and thread ids as the broker
 	// sees them.
 	TGID, TID int
+	// Crossing, when set, is called before a path is resolved with each
+	// prefix of it that a ".." component then leaves ("a/b" of
+	// "a/b/../c"), except prefixes of only "." and ".." (the cwd and its
+	// parents); an error stops the resolution. The kernel walks ".." as
+	// written, so without it a name the policy hides could be crossed on
+	// the way to an allowed one, and the success would say it exists.
+	Crossing func(dirfd int, prefix string) error
 
 	chrooted bool
 }
@@ -98,6 +105,9 @@ func (t Target) ResolveParent(dirfd int, path string) (Parent, error) {
 	if path == "" {
 		return Parent{}, &os.PathError{Op: "resolve", Path: path, Err: unix.ENOENT}
 	}
+	if err := t.crossings(dirfd, path); err != nil {
+		return Parent{}, err
+	}
 	dir, name := splitLast(t.rewriteProc(path))
 	fd, err := t.open(dirfd, dir, unix.O_PATH|unix.O_DIRECTORY)
 	if err != nil {
@@ -127,6 +137,9 @@ func (f File) Close() error { return unix.Close(f.FD) }
 // to the symlink itself. With emptyPath and path == "", the result is a
 // duplicate of dirfd itself (AT_EMPTY_PATH).
 func (t Target) ResolveFile(dirfd int, path string, follow, emptyPath bool) (File, error) {
+	if err := t.crossings(dirfd, path); err != nil {
+		return File{}, err
+	}
 	var fd int
 	var err error
 	switch {
@@ -437,3 +450,24 @@ func ErrnoOf(err error) unix.Errno {
 
 // String helps tests and logs.
 func (p Parent) String() string { return fmt.Sprintf("%s (fd %d, name %q)", p.Dir, p.FD, p.Name) }
+
+// crossings calls t.Crossing for each prefix of path that a ".." leaves.
+func (t Target) crossings(dirfd int, path string) error {
+	if t.Crossing == nil || !strings.Contains(path, "..") {
+		return nil
+	}
+	parts := strings.Split(path, "/")
+	for i, p := range parts {
+		if p != ".." || i == 0 {
+			continue
+		}
+		prefix := strings.Join(parts[:i], "/")
+		if strings.Trim(prefix, "./") == "" {
+			continue // "/", ".", "..", "../..": the root, the cwd and its parents
+		}
+		if err := t.Crossing(dirfd, prefix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
