@@ -154,9 +154,25 @@ func (e *Engine) ConnectRules() []Rule {
 	return out
 }
 
+// escapeSockets are names of sockets whose service acts outside the
+// sandbox for whoever connects: a unix.connect entry naming one is worth a
+// warning even when it is exact.
+var escapeSockets = []struct{ name, what string }{
+	{"docker.sock", "the Docker daemon (docker run -v /:/host is root on the machine)"},
+	{"podman.sock", "the Podman service (containers with your files mounted)"},
+	{"containerd.sock", "containerd (containers run outside the sandbox)"},
+	{"/bus", "a D-Bus bus (systemd-run --user and service activation run commands outside)"},
+	{"system_bus_socket", "the D-Bus system bus"},
+	{"/systemd/private", "systemd's private socket (starts units outside)"},
+	{"S.gpg-agent", "gpg-agent (signs and decrypts with your keys)"},
+	{"/agent.", "an ssh-agent (signs with your keys: git push, ssh)"},
+	{"tmux-", "a tmux server (send-keys types commands into your other sessions)"},
+}
+
 // checkUnix warns about unix: settings that reopen what the section
-// closes: datagram: allow, and connect globs reaching every socket of the
-// filesystem or of the home directory.
+// closes: datagram: allow, connect globs reaching every socket of the
+// filesystem or of the home directory, and entries naming a socket whose
+// service acts outside the sandbox.
 func (e *Engine) checkUnix() []Finding {
 	var out []Finding
 	u := e.policy.Unix
@@ -171,6 +187,13 @@ func (e *Engine) checkUnix() []Finding {
 		}
 		if lit == "/" || lit == "/run/" || lit == "/tmp/" || (home != "" && lit == home+"/") {
 			out = append(out, Finding{SeverityWarning, r.ID() + ": reaches every socket under " + lit + ": the Docker socket, ssh-agent, the D-Bus bus, tmux and gpg-agent are ways out of the sandbox", r.Source})
+			continue
+		}
+		for _, s := range escapeSockets {
+			if strings.Contains(r.Glob, s.name) {
+				out = append(out, Finding{SeverityWarning, r.ID() + ": reaches " + s.what + ", a way out of the sandbox: list it only to give the agent that", r.Source})
+				break
+			}
 		}
 	}
 	return out

@@ -201,6 +201,9 @@ func TestCheckUnix(t *testing.T) {
 		{"everything", "profile: x\nextends: generic\nunix:\n  connect: ['/**']\n", []string{"reaches every socket under /"}},
 		{"the home directory", "profile: x\nextends: generic\nunix:\n  connect: ['~/**/*.sock']\n", []string{"reaches every socket under /home/u/"}},
 		{"datagram allow", "profile: x\nextends: generic\nunix:\n  datagram: allow\n", []string{"unix.datagram: allow lets the agent"}},
+		{"the Docker socket, exactly", "profile: x\nextends: generic\nunix:\n  connect: [/var/run/docker.sock]\n", []string{"reaches the Docker daemon"}},
+		{"the session bus", "profile: x\nextends: generic\nunix:\n  connect: ['/run/user/*/bus']\n", []string{"reaches a D-Bus bus"}},
+		{"an ssh-agent", "profile: x\nextends: generic\nunix:\n  connect: ['/tmp/ssh-*/agent.*']\n", []string{"reaches an ssh-agent"}},
 		{"a test of connect", "profile: x\nextends: generic\ntests:\n  - {path: /run/docker.sock, op: connect, want: deny}\n  - {path: /, op: datagram, want: deny}\n", nil},
 	}
 	for _, tt := range tests {
