@@ -30,7 +30,7 @@ func cprogs(t testing.TB) string {
 			return
 		}
 		os.Chmod(buildDir, 0o755)
-		for _, name := range []string{"race", "attacks", "openbench", "statprobe", "notifyfloor"} {
+		for _, name := range []string{"race", "attacks", "openbench", "statprobe", "notifyfloor", "review"} {
 			out, err := exec.Command("gcc", "-static", "-O2", "-pthread", "-o",
 				filepath.Join(buildDir, name), filepath.Join("testdata", name+".c")).CombinedOutput()
 			if err != nil {

@@ -12,8 +12,6 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/aixbroker/aixbroker/policy"
 )
 
 // dotenvPolicy is redactCreatePolicy with generic's except: list on the
@@ -23,23 +21,6 @@ filesystem:
   allow_write: ['${PROJECT}/*/proj/**']
   redact: ['**/.env', {path: '**/.env.*', except: ['**/.env.example', '**/.env.sample']}]
 `
-
-func dotenvEngine(t *testing.T) (string, *policy.Engine) {
-	t.Helper()
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := policy.Parse("t.yaml", []byte(dotenvPolicy))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := policy.Compile(pol, policy.Vars{Project: base, Home: base, TmpDir: base})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return base, e
-}
 
 var dotenvSyscalls = append(append([]string{}, createdSyscalls...), "open", "creat", "openat2", "fchmodat2")
 
@@ -192,7 +173,7 @@ var dotenvAttacks = []struct {
 // TestDotenvAttacks runs dotenvAttacks, each in its own tree with the
 // user's proj/.env and proj/b/.env, and checks nothing else reads the secret.
 func TestDotenvAttacks(t *testing.T) {
-	base, e := dotenvEngine(t)
+	base, e := tempEngine(t, dotenvPolicy)
 	sb := newSandboxThread(t, e, nil, dotenvSyscalls...)
 	for i, c := range dotenvAttacks {
 		dir := filepath.Join(base, strconv.Itoa(i))
@@ -234,7 +215,7 @@ func TestDotenvAttacks(t *testing.T) {
 // writing takes a write, truncate or allocation, and a mode change through
 // it does not stop the next open of the .env.
 func TestDotenvStubSealed(t *testing.T) {
-	base, e := dotenvEngine(t)
+	base, e := tempEngine(t, dotenvPolicy)
 	dir := filepath.Join(base, "0")
 	redactTree(t, dir)
 	sb := newSandboxThread(t, e, nil, dotenvSyscalls...)

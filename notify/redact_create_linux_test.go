@@ -163,11 +163,18 @@ func futimens(fd int) error {
 // directory, returned with the engine.
 func redactEngine(t testing.TB) (string, *policy.Engine) {
 	t.Helper()
+	return tempEngine(t, redactCreatePolicy)
+}
+
+// tempEngine compiles the policy src with ${PROJECT}, ${HOME} and ${TMPDIR}
+// a new temporary directory, returned with the engine.
+func tempEngine(t testing.TB, src string) (string, *policy.Engine) {
+	t.Helper()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := policy.Parse("t.yaml", []byte(redactCreatePolicy))
+	pol, err := policy.Parse("t.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,6 @@ type Request struct {
 	closers []int
 	creds   *fsops.Creds
 	tgid    int
-	gen     uint64        // receive-role generation of the goroutine serving it
 	busy    int64         // its busySince token (Detach)
 	thread  *fsops.Thread // the serving goroutine's own thread, nil: use the runner
 	// attempted is the first path read from the target, as it gave it, and

@@ -2,44 +2,15 @@ package notify
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/aixbroker/aixbroker/redact"
 )
-
-var (
-	reviewOnce sync.Once
-	reviewDir  string
-	reviewErr  error
-)
-
-// reviewProg compiles testdata/review.c statically, once per test binary.
-func reviewProg(t testing.TB) string {
-	t.Helper()
-	reviewOnce.Do(func() {
-		reviewDir, reviewErr = os.MkdirTemp("", "aixbroker-review")
-		if reviewErr != nil {
-			return
-		}
-		os.Chmod(reviewDir, 0o755)
-		out, err := exec.Command("gcc", "-static", "-O2", "-o", filepath.Join(reviewDir, "review"),
-			filepath.Join("testdata", "review.c")).CombinedOutput()
-		if err != nil {
-			reviewErr, reviewDir = err, string(out)
-		}
-	})
-	if reviewErr != nil {
-		t.Fatalf("compile review.c: %v: %s", reviewErr, reviewDir)
-	}
-	return filepath.Join(reviewDir, "review")
-}
 
 // clearFlags removes the append-only flag an attack may have set, so the
 // temporary directory can be removed.
@@ -56,7 +27,7 @@ func clearFlags(path string) {
 // on hidden and read-only names, fstat of an O_PATH descriptor of a
 // redacted file, and unix datagram socket encodings.
 func TestReviewAttacks(t *testing.T) {
-	prog := reviewProg(t)
+	prog := filepath.Join(cprogs(t), "review")
 	s := newSandbox(t)
 	s.execRoots = []string{filepath.Dir(prog)}
 	s.trapStat = true

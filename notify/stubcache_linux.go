@@ -114,11 +114,8 @@ func (c *stubCache) isShared(fd int) bool {
 }
 
 func inodeOf(fd int) (fsops.Inode, bool) {
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil {
-		return fsops.Inode{}, false
-	}
-	return fsops.Inode{Dev: st.Dev, Ino: st.Ino}, true
+	dev, ino, err := fsops.InodeKey(fd)
+	return fsops.Inode{Dev: dev, Ino: ino}, err == nil
 }
 
 // reopenStub opens the cached memfd mfd again, read-only: the same inode

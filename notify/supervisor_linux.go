@@ -149,7 +149,7 @@ func (s *Supervisor) receive(gen uint64) {
 		}
 		busy := s.busyToken()
 		s.busySince.Store(busy)
-		s.serve(n, gen, busy, thread, waitMask != nil)
+		s.serve(n, busy, thread, waitMask != nil)
 		// Exactly one of this goroutine (here), the handler (Detach) and
 		// the watchdog clears the request's token, and only the one that
 		// does decides what happens to the receive role: so two
@@ -258,8 +258,8 @@ func (s *Supervisor) next(waitMask *unix.Sigset_t) (seccomp.SeccompNotif, bool) 
 
 // serve handles one notification and answers it, on thread when it is
 // not nil. masked says the thread blocks asynchronous signals already.
-func (s *Supervisor) serve(n seccomp.SeccompNotif, gen uint64, busy int64, thread *fsops.Thread, masked bool) {
-	r := &Request{Notif: n, sup: s, start: s.now(), gen: gen, busy: busy, thread: thread}
+func (s *Supervisor) serve(n seccomp.SeccompNotif, busy int64, thread *fsops.Thread, masked bool) {
+	r := &Request{Notif: n, sup: s, start: s.now(), busy: busy, thread: thread}
 	r.Syscall = s.numbers[uint32(n.Data.Nr)]
 	h := handlers[r.Syscall]
 	var reply Reply
