@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/aixbroker/aixbroker/internal/version"
 	"github.com/aixbroker/aixbroker/notify"
 	"github.com/spf13/cobra"
 )
@@ -31,12 +32,15 @@ decision is written to a tamper-evident audit log.
   aixbroker exec -- claude                 run an agent under its built-in profile
   aixbroker policy explain ~/.ssh/id_rsa   which rule decides a path, and why
   aixbroker audit query --since 24h --denied-only`,
+		Version:       version.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("aixbroker {{.Version}}\n")
 	for _, add := range subcommands {
 		root.AddCommand(add())
 	}
+	strict(root)
 	return root
 }
 
