@@ -58,6 +58,9 @@ func (s Source) String() string {
 	if s.File == "" {
 		return "default"
 	}
+	if s.Line == 0 {
+		return s.File // a whole file, or a source that is not a file (exec --pass-env)
+	}
 	return fmt.Sprintf("%s:%d", s.File, s.Line)
 }
 

@@ -28,6 +28,7 @@ type execFlags struct {
 	AllowDegraded bool
 	Interposer    string
 	StatTrap      string
+	PassEnv       []string
 }
 
 func newExecCmd() *cobra.Command {
@@ -63,6 +64,7 @@ the policy's audit.log, or --audit FILE). The exit status is CMD's.`,
 	cmd.Flags().BoolVarP(&f.Quiet, "quiet", "q", false, "do not print the summary line at exit")
 	cmd.Flags().StringVar(&f.Interposer, "interposer", "", "`on|off`: preload the library that hides denied names from listings and stat (default $AIXBROKER_INTERPOSER, else off)")
 	cmd.Flags().StringVar(&f.StatTrap, "stat-trap", "", "`on|off`: also trap the stat, access and readlink syscalls, so denied names vanish for static binaries too, at a broker round trip (tens of µs) per call, fstat included (default $AIXBROKER_STAT_TRAP, else off: left to the interposer; docs/PERFORMANCE.md)")
+	cmd.Flags().StringArrayVar(&f.PassEnv, "pass-env", nil, "pass the environment variable `NAME` to the agent for this run, even one the policy strips (repeatable; 'aixbroker policy explain --env NAME' says why it is stripped)")
 	cmd.Flags().BoolVar(&f.AllowDegraded, "allow-degraded", false, "run even if the kernel's Landlock is too old for the backstop (the seccomp broker still enforces)")
 	return cmd
 }
@@ -81,6 +83,9 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		return err
 	}
 	noteIgnoredProfile(cmd, f.policyFlags, eng.Vars().Project)
+	if err := passEnv(eng, f.PassEnv); err != nil {
+		return err
+	}
 	cfg, err := auditConfig(f, eng)
 	if err != nil {
 		return err
@@ -92,10 +97,14 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	session := broker.Session{ID: audit.NewSessionID(), Profile: pol.Name, AgentCmd: args[0]}
 	w.Write(sessionStart(session, pol, eng.Vars().Project, args))
 	rec := broker.NewAuditRecorder(session, w, pol.Audit.EffectiveOnAllow() != "none")
+	env, stripped := eng.FilterEnv(os.Environ())
+	if !f.Quiet {
+		fmt.Fprintln(cmd.ErrOrStderr(), startLine(eng, pol, cfg.Path, stripped))
+	}
 
 	status, runErr := runSandbox(context.Background(), sandboxRun{
 		cmd: cmd, flags: f, args: args, engine: eng,
-		broker: broker.New(eng, rec), session: session,
+		broker: broker.New(eng, rec), session: session, env: env,
 	})
 	end := audit.Record{Type: audit.TypeSessionEnd, SessionID: session.ID, Profile: session.Profile, AgentCmd: session.AgentCmd, ExitStatus: status}
 	if runErr != nil {
@@ -194,6 +203,49 @@ func sessionStart(s broker.Session, pol *policy.Policy, cwd string, argv []strin
 	}
 }
 
+// startLine is what exec prints before the agent starts: the profile, where
+// the policy came from, the audit file, and the variables taken out of the
+// agent's environment (names only): those a strip rule or the credential
+// floor took first, then the count of those the profile does not list.
+func startLine(eng *policy.Engine, pol *policy.Policy, auditPath string, stripped []string) string {
+	line := fmt.Sprintf("aixbroker: profile %s (%s), audit %s", pol.Name, pol.File, auditPath)
+	var secret []string
+	unlisted := 0
+	for _, n := range stripped {
+		if eng.ExplainEnv(n).Rule.List == "env.default" {
+			unlisted++
+		} else {
+			secret = append(secret, n)
+		}
+	}
+	if len(secret) > 0 {
+		const show = 8
+		names := strings.Join(secret[:min(show, len(secret))], " ")
+		if len(secret) > show {
+			names += fmt.Sprintf(" and %d more", len(secret)-show)
+		}
+		line += "; stripped " + names
+	}
+	if unlisted > 0 {
+		line += fmt.Sprintf("; %d variables not in the profile's env.pass_through", unlisted)
+	}
+	if len(stripped) > 0 {
+		line += " (why: aixbroker policy explain --env NAME; for this run: --pass-env NAME)"
+	}
+	return line
+}
+
+// passEnv applies exec --pass-env: each NAME must be a plain variable name.
+func passEnv(eng *policy.Engine, names []string) error {
+	for _, n := range names {
+		if n == "" || strings.ContainsAny(n, "=*?[{\\ ") {
+			return fmt.Errorf("--pass-env %q: give a variable name, such as --pass-env OPENROUTER_API_KEY (no value, no glob)", n)
+		}
+	}
+	eng.PassEnv(names...)
+	return nil
+}
+
 // policyHash is the SHA-256 of the top policy file's bytes, so an auditor
 // can tell which version of the file governed the session.
 func policyHash(file string) string {
@@ -238,4 +290,5 @@ type sandboxRun struct {
 	engine  *policy.Engine
 	broker  *broker.Broker
 	session broker.Session
+	env     []string // the agent's environment, filtered by the policy
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 
 	"github.com/aixbroker/aixbroker/macos"
 )
@@ -12,7 +11,7 @@ import (
 func runSandbox(ctx context.Context, r sandboxRun) (int, error) {
 	return macos.Run(ctx, macos.Config{
 		Argv:      r.args,
-		Env:       r.engine.Env(os.Environ()),
+		Env:       r.env,
 		Dir:       r.engine.Vars().Project,
 		Engine:    r.engine,
 		Broker:    r.broker,

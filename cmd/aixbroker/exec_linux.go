@@ -19,7 +19,7 @@ import (
 func runSandbox(ctx context.Context, r sandboxRun) (int, error) {
 	cfg := notify.Config{
 		Argv:          r.args,
-		Env:           r.engine.Env(os.Environ()),
+		Env:           r.env,
 		Dir:           r.engine.Vars().Project,
 		Broker:        r.broker,
 		DenyInodes:    denyInodes(r.cmd, r.engine),
