@@ -32,9 +32,10 @@ decision is written to a tamper-evident audit log.
   aixbroker exec -- claude                 run an agent under its built-in profile
   aixbroker policy explain ~/.ssh/id_rsa   which rule decides a path, and why
   aixbroker audit query --since 24h --denied-only`,
-		Version:       version.Version,
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Version:           version.Version,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		PersistentPreRunE: insideSandbox,
 	}
 	root.SetVersionTemplate("aixbroker {{.Version}}\n")
 	for _, add := range subcommands {

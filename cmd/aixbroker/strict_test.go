@@ -6,6 +6,27 @@ import (
 	"testing"
 )
 
+func TestInsideSandboxRefuses(t *testing.T) {
+	t.Setenv("AIXGATE_ACTIVE", "1")
+	for _, args := range [][]string{{"exec", "--", "true"}, {"audit", "verify"}, {"audit", "tail"}} {
+		root := newRootCmd()
+		root.SetArgs(args)
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&out)
+		err := root.Execute()
+		if err == nil || !strings.Contains(err.Error(), "inside an aixbroker sandbox") || !strings.Contains(err.Error(), "outside the sandbox") {
+			t.Errorf("%v: error %v, want the inside-a-sandbox sentence", args, err)
+		}
+	}
+	root := newRootCmd()
+	root.SetArgs([]string{"version"})
+	root.SetOut(&bytes.Buffer{})
+	if err := root.Execute(); err != nil {
+		t.Errorf("version inside a sandbox: %v", err)
+	}
+}
+
 func TestStrictCommandLine(t *testing.T) {
 	tests := []struct {
 		args []string
