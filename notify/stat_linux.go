@@ -12,11 +12,13 @@ import (
 	"github.com/aixbroker/aixbroker/policy"
 )
 
-// The stat family (stat, lstat, newfstatat, statx, statfs), the access family
-// (access, faccessat, faccessat2) and readlink (readlink, readlinkat) are
-// trapped only when Config.TrapStat is set: they reveal that a name exists
-// and its metadata, never its content, so by default the interposer hides
-// them in dynamically linked processes and the kernel answers the rest.
+// The stat family (stat, lstat, newfstatat, statx, statfs) and the access
+// family (access, faccessat, faccessat2) are trapped only when
+// Config.TrapStat is set: they reveal that a name exists and its metadata,
+// never its content, so by default the interposer hides them in
+// dynamically linked processes and the kernel answers the rest. readlink
+// and readlinkat are trapped in every session: a symlink's target is its
+// content (a link in ~/.ssh can name anything), decided here as stat is.
 // Trapped, the hiding also holds for static binaries and for a child
 // started without LD_PRELOAD, at the cost of a round trip per call
 // (docs/PERFORMANCE.md).
@@ -33,8 +35,9 @@ import (
 //
 // What still tells a hidden name exists with the trap on: listings
 // (getdents64, filtered only by the interposer), an O_PATH open (continued
-// by the open handler, so its fstat answers), the xattr getters, chdir and
-// inotify_add_watch.
+// by the open handler, so its fstat answers), chdir and
+// inotify_add_watch. (The xattr getters by path are decided in every
+// session: xattr_linux.go.)
 func init() {
 	register(handleStat, "stat", "lstat", "newfstatat", "statx")
 	register(handleStatfs, "statfs")
@@ -46,11 +49,12 @@ func init() {
 var statSyscalls = map[string]bool{
 	"stat": true, "lstat": true, "newfstatat": true, "statx": true, "statfs": true,
 	"access": true, "faccessat": true, "faccessat2": true,
-	"readlink": true, "readlinkat": true,
 }
 
 // trapFor returns the syscalls a session traps: every one with a handler,
-// the stat family only when stat is set.
+// the stat family only when stat is set. The metadata getters (xattr
+// getters by path, readlink) are in the default set: they have handlers
+// and are not stat syscalls.
 func trapFor(stat bool) []string {
 	all := trapList()
 	if stat {
