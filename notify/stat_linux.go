@@ -392,24 +392,54 @@ func (r *Request) writeLink(link string, addr uint64, size int) Reply {
 // that the notification is still pending (so the thread id still names the
 // caller, blocked in its syscall). A fault anywhere is EFAULT, as the
 // kernel would answer; a partial write may have happened, as in the
-// kernel.
+// kernel. Every write into a target goes through here (stat, statfs,
+// statx, readlink, the xattr getters).
 func (r *Request) WriteMemory(addr uint64, buf []byte) error {
+	return writeTargetMemory(r.TID(), r.Valid, addr, buf)
+}
+
+// writeTargetMemory writes buf at addr in the memory of thread tid once
+// valid says the notification is still pending. /proc/<tid>/mem is opened
+// BEFORE that check: the descriptor is bound to the address space the
+// thread had then (the open resolves the thread id to its mm), so if the
+// thread dies after the check (a sibling's exit_group) and its id is
+// reused by another process, the write goes to the old, dead address
+// space (EIO: reported as EFAULT, the caller is gone anyway), never into
+// the newcomer. A write by thread id (process_vm_writev) would resolve
+// the id again at the write.
+//
+// One difference from the kernel's own copy_to_user: /proc/<tid>/mem
+// writes with FOLL_FORCE on most kernels (proc_mem.force_override), so a
+// buffer in a read-only private mapping of the caller's own memory is
+// written (copy on write) where the kernel would answer EFAULT. It is
+// the caller's own memory, which it could mprotect anyway; nothing
+// outside the caller is reachable.
+func writeTargetMemory(tid int, valid func() error, addr uint64, buf []byte) error {
 	if len(buf) == 0 {
 		return nil
 	}
-	if addr == 0 {
+	if addr == 0 || addr+uint64(len(buf)) > 1<<63 || addr+uint64(len(buf)) < addr {
 		return fmt.Errorf("write target memory: %w", unix.EFAULT)
 	}
-	if err := r.Valid(); err != nil {
+	mem, err := openRetry("/proc/"+strconv.Itoa(tid)+"/mem", unix.O_WRONLY|unix.O_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("open target memory: %w", err)
+	}
+	defer unix.Close(mem)
+	if err := valid(); err != nil {
 		return err
 	}
-	local := []unix.Iovec{{Base: &buf[0]}}
-	local[0].SetLen(len(buf))
-	remote := []unix.RemoteIovec{{Base: uintptr(addr), Len: len(buf)}}
-	// A fault part-way makes the count short: EFAULT, as the kernel says.
-	n, err := unix.ProcessVMWritev(r.TID(), local, remote, 0)
-	if err != nil || n != len(buf) {
-		return fmt.Errorf("write target memory: %w", syscall.EFAULT)
+	done := 0
+	for done < len(buf) {
+		n, err := unix.Pwrite(mem, buf[done:], int64(addr)+int64(done))
+		if errIs(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || n <= 0 {
+			// A fault part-way makes the count short: EFAULT, as the kernel says.
+			return fmt.Errorf("write target memory: %w", syscall.EFAULT)
+		}
+		done += n
 	}
 	return nil
 }
