@@ -37,7 +37,7 @@ type memProbeProc struct {
 	addr uint64
 }
 
-func startMemProbe(t *testing.T) *memProbeProc {
+func startMemProbe(t testing.TB) *memProbeProc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "AIXBROKER_MEMPROBE=1")
@@ -59,7 +59,7 @@ func startMemProbe(t *testing.T) *memProbeProc {
 }
 
 // contents lets the probe print its buffer and exit.
-func (p *memProbeProc) contents(t *testing.T) string {
+func (p *memProbeProc) contents(t testing.TB) string {
 	t.Helper()
 	p.in.Write([]byte("\n"))
 	line, _ := p.out.ReadString('\n')
@@ -157,5 +157,40 @@ func TestWriteMemoryFaults(t *testing.T) {
 	}
 	if err := writeTargetMemory(p.cmd.Process.Pid, valid, p.addr, []byte("ok")); err != nil {
 		t.Errorf("write into the probe: %v", err)
+	}
+}
+
+// BenchmarkWriteTargetMemory compares writing a struct stat (144 bytes)
+// into another process by thread id (process_vm_writev, 1f7ac63) with
+// writeTargetMemory (open /proc/<tid>/mem, check, pwrite, close): the
+// cost item 13's fix adds to every stat-trap answer.
+func BenchmarkWriteTargetMemory(b *testing.B) {
+	cases := []struct {
+		name  string
+		write func(int, func() error, uint64, []byte) error
+	}{
+		{"process_vm_writev", func(tid int, valid func() error, addr uint64, buf []byte) error {
+			if err := valid(); err != nil {
+				return err
+			}
+			local := []unix.Iovec{{Base: &buf[0]}}
+			local[0].SetLen(len(buf))
+			_, err := unix.ProcessVMWritev(tid, local, []unix.RemoteIovec{{Base: uintptr(addr), Len: len(buf)}}, 0)
+			return err
+		}},
+		{"proc-mem", writeTargetMemory},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			p := startMemProbe(b)
+			defer p.contents(b)
+			buf := make([]byte, 144)
+			valid := func() error { return nil }
+			for b.Loop() {
+				if err := c.write(p.cmd.Process.Pid, valid, p.addr, buf[:len(memProbe)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

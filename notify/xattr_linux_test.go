@@ -149,3 +149,50 @@ func TestXattrGettersDenied(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMetadataTraps runs testdata/metabench natively and in the
+// sandbox (default configuration: the metadata traps on, the stat trap
+// off; "stat" with the stat trap, whose answer is written through
+// /proc/<tid>/mem) and reports the median and 99th percentile of one
+// call and what the sandbox adds, in microseconds.
+func BenchmarkMetadataTraps(b *testing.B) {
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "metabench")
+	if out, err := exec.Command("gcc", "-static", "-O2", "-o", bin, "testdata/metabench.c").CombinedOutput(); err != nil {
+		b.Fatalf("compile metabench: %v: %s", err, out)
+	}
+	os.Chmod(dir, 0o755)
+	for _, op := range []string{"getxattr-missing", "getxattr", "listxattr", "readlink", "readlink-einval", "stat"} {
+		b.Run(op, func(b *testing.B) {
+			s := newSandbox(b)
+			s.execRoots = []string{dir}
+			s.trapStat = op == "stat"
+			file := filepath.Join(s.project, "attrs")
+			writeFile(b, file, "x")
+			unix.Setxattr(file, "user.a", []byte("hello"), 0)
+			os.Symlink("attrs", filepath.Join(s.project, "lnk"))
+			path := file
+			if op == "readlink" {
+				path = filepath.Join(s.project, "lnk")
+			}
+			args := []string{op, path, "5000"}
+			var native, boxed [2]float64
+			for b.Loop() {
+				out, err := exec.Command(bin, args...).Output()
+				if err != nil {
+					b.Fatal(err)
+				}
+				native = percentiles(b, string(out))
+				got := s.run(b, append([]string{bin}, args...)...)
+				if got.code != 0 {
+					b.Fatalf("sandboxed metabench: exit %d: %s", got.code, got.stderr)
+				}
+				boxed = percentiles(b, got.stdout)
+			}
+			b.ReportMetric(native[0], "native-p50-µs")
+			b.ReportMetric(boxed[0], "sandbox-p50-µs")
+			b.ReportMetric(boxed[1], "sandbox-p99-µs")
+			b.ReportMetric(boxed[0]-native[0], "added-p50-µs")
+		})
+	}
+}
