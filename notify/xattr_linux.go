@@ -40,9 +40,6 @@ func init() {
 	register(handleListxattr, "listxattr", "llistxattr", "listxattrat")
 }
 
-// xattrSyscalls are trapped in every session (see trapFor).
-var xattrSyscalls = []string{"getxattr", "lgetxattr", "getxattrat", "listxattr", "llistxattr", "listxattrat"}
-
 // Kernel limits (include/uapi/linux/limits.h, fs/xattr.c).
 const (
 	xattrNameMax    = 255
