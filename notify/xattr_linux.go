@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 
@@ -72,6 +73,9 @@ func readXattrCall(r *Request) (xattrCall, error) {
 	case "listxattr", "llistxattr":
 		c.follow, c.name, c.buf, c.size = r.Syscall == "listxattr", -1, r.Arg(1), int(r.Arg(2))
 	case "getxattrat", "listxattrat":
+		if !haveXattrat() {
+			return c, unix.ENOSYS // the broker gives no syscall the kernel lacks
+		}
 		flags := int(int32(r.Arg(2)))
 		if flags&^xattrAtFlags != 0 {
 			return c, unix.EINVAL
@@ -93,6 +97,14 @@ func readXattrCall(r *Request) (xattrCall, error) {
 	}
 	return c, nil
 }
+
+// haveXattrat reports whether the kernel has getxattrat and listxattrat
+// (Linux 6.13): asked once, with a NULL path, which a kernel that has them
+// answers with EFAULT or ENOENT, one without with ENOSYS.
+var haveXattrat = sync.OnceValue(func() bool {
+	_, _, errno := unix.Syscall6(unix.SYS_LISTXATTRAT, ^uintptr(99), 0, 0, 0, 0, 0) // AT_FDCWD (-100)
+	return errno != unix.ENOSYS
+})
 
 // readXattrArgs reads getxattrat's struct xattr_args { u64 value; u32
 // size; u32 flags; } of usize bytes at addr.
