@@ -86,7 +86,12 @@ func (r *Request) createNew(o openReq) (Reply, bool) {
 	if err != nil {
 		return ErrorOf(err), true
 	}
-	p, err := t.ResolveParent(dirfd, o.path)
+	var p fsops.Parent
+	err = r.AsCaller(func() error { // every directory on the way searched as the caller
+		var err error
+		p, err = t.ResolveParent(dirfd, o.path)
+		return err
+	})
 	if err != nil {
 		return ErrorOf(err), true
 	}

@@ -79,7 +79,13 @@ func (r *Request) resolveExec(dirArg int, path string, follow, emptyPath bool) (
 	if err != nil {
 		return fsops.File{}, err
 	}
-	return t.ResolveFile(dirfd, path, follow, emptyPath)
+	var f fsops.File
+	err = r.AsCaller(func() error { // searched as the caller, as the kernel will
+		var err error
+		f, err = t.ResolveFile(dirfd, path, follow, emptyPath)
+		return err
+	})
+	return f, err
 }
 
 // ownExe resolves the target's /proc/<tid>/exe: re-executing oneself is

@@ -248,13 +248,21 @@ func (r *Request) dirFor(o openReq) (int, error) {
 	return r.DirFD(o.dirArg, o.path)
 }
 
-// resolveOpen resolves o.path to an O_PATH descriptor and its canonical path.
+// resolveOpen resolves o.path to an O_PATH descriptor and its canonical
+// path, as the caller: every directory on the way must be searchable with
+// the caller's credentials, not only the last one (issue 14 item 12).
 func (r *Request) resolveOpen(o openReq, follow bool) (fsops.File, error) {
 	dirfd, err := r.dirFor(o)
 	if err != nil {
 		return fsops.File{}, err
 	}
-	return r.resolveFrom(dirfd, o, follow)
+	var f fsops.File
+	err = r.AsCaller(func() error {
+		var err error
+		f, err = r.resolveFrom(dirfd, o, follow)
+		return err
+	})
+	return f, err
 }
 
 // resolveFrom resolves o.path from dirfd (see dirFor).

@@ -12,11 +12,13 @@ import (
 	"github.com/aixbroker/aixbroker/policy"
 )
 
-// The stat family (stat, lstat, newfstatat, statx, statfs), the access family
-// (access, faccessat, faccessat2) and readlink (readlink, readlinkat) are
-// trapped only when Config.TrapStat is set: they reveal that a name exists
-// and its metadata, never its content, so by default the interposer hides
-// them in dynamically linked processes and the kernel answers the rest.
+// The stat family (stat, lstat, newfstatat, statx, statfs) and the access
+// family (access, faccessat, faccessat2) are trapped only when
+// Config.TrapStat is set: they reveal that a name exists and its metadata,
+// never its content, so by default the interposer hides them in
+// dynamically linked processes and the kernel answers the rest. readlink
+// and readlinkat are trapped in every session: a symlink's target is its
+// content (a link in ~/.ssh can name anything), decided here as stat is.
 // Trapped, the hiding also holds for static binaries and for a child
 // started without LD_PRELOAD, at the cost of a round trip per call
 // (docs/PERFORMANCE.md).
@@ -33,8 +35,9 @@ import (
 //
 // What still tells a hidden name exists with the trap on: listings
 // (getdents64, filtered only by the interposer), an O_PATH open (continued
-// by the open handler, so its fstat answers), the xattr getters, chdir and
-// inotify_add_watch.
+// by the open handler, so its fstat answers), chdir and
+// inotify_add_watch. (The xattr getters by path are decided in every
+// session: xattr_linux.go.)
 func init() {
 	register(handleStat, "stat", "lstat", "newfstatat", "statx")
 	register(handleStatfs, "statfs")
@@ -46,11 +49,12 @@ func init() {
 var statSyscalls = map[string]bool{
 	"stat": true, "lstat": true, "newfstatat": true, "statx": true, "statfs": true,
 	"access": true, "faccessat": true, "faccessat2": true,
-	"readlink": true, "readlinkat": true,
 }
 
 // trapFor returns the syscalls a session traps: every one with a handler,
-// the stat family only when stat is set.
+// the stat family only when stat is set. The metadata getters (xattr
+// getters by path, readlink) are in the default set: they have handlers
+// and are not stat syscalls.
 func trapFor(stat bool) []string {
 	all := trapList()
 	if stat {
@@ -388,24 +392,54 @@ func (r *Request) writeLink(link string, addr uint64, size int) Reply {
 // that the notification is still pending (so the thread id still names the
 // caller, blocked in its syscall). A fault anywhere is EFAULT, as the
 // kernel would answer; a partial write may have happened, as in the
-// kernel.
+// kernel. Every write into a target goes through here (stat, statfs,
+// statx, readlink, the xattr getters).
 func (r *Request) WriteMemory(addr uint64, buf []byte) error {
+	return writeTargetMemory(r.TID(), r.Valid, addr, buf)
+}
+
+// writeTargetMemory writes buf at addr in the memory of thread tid once
+// valid says the notification is still pending. /proc/<tid>/mem is opened
+// BEFORE that check: the descriptor is bound to the address space the
+// thread had then (the open resolves the thread id to its mm), so if the
+// thread dies after the check (a sibling's exit_group) and its id is
+// reused by another process, the write goes to the old, dead address
+// space (EIO: reported as EFAULT, the caller is gone anyway), never into
+// the newcomer. A write by thread id (process_vm_writev) would resolve
+// the id again at the write.
+//
+// One difference from the kernel's own copy_to_user: /proc/<tid>/mem
+// writes with FOLL_FORCE on most kernels (proc_mem.force_override), so a
+// buffer in a read-only private mapping of the caller's own memory is
+// written (copy on write) where the kernel would answer EFAULT. It is
+// the caller's own memory, which it could mprotect anyway; nothing
+// outside the caller is reachable.
+func writeTargetMemory(tid int, valid func() error, addr uint64, buf []byte) error {
 	if len(buf) == 0 {
 		return nil
 	}
-	if addr == 0 {
+	if addr == 0 || addr+uint64(len(buf)) > 1<<63 || addr+uint64(len(buf)) < addr {
 		return fmt.Errorf("write target memory: %w", unix.EFAULT)
 	}
-	if err := r.Valid(); err != nil {
+	mem, err := openRetry("/proc/"+strconv.Itoa(tid)+"/mem", unix.O_WRONLY|unix.O_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("open target memory: %w", err)
+	}
+	defer unix.Close(mem)
+	if err := valid(); err != nil {
 		return err
 	}
-	local := []unix.Iovec{{Base: &buf[0]}}
-	local[0].SetLen(len(buf))
-	remote := []unix.RemoteIovec{{Base: uintptr(addr), Len: len(buf)}}
-	// A fault part-way makes the count short: EFAULT, as the kernel says.
-	n, err := unix.ProcessVMWritev(r.TID(), local, remote, 0)
-	if err != nil || n != len(buf) {
-		return fmt.Errorf("write target memory: %w", syscall.EFAULT)
+	done := 0
+	for done < len(buf) {
+		n, err := unix.Pwrite(mem, buf[done:], int64(addr)+int64(done))
+		if errIs(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || n <= 0 {
+			// A fault part-way makes the count short: EFAULT, as the kernel says.
+			return fmt.Errorf("write target memory: %w", syscall.EFAULT)
+		}
+		done += n
 	}
 	return nil
 }

@@ -50,6 +50,8 @@ var X86_64 = &Arch{
 		"setxattrat": unix.SYS_SETXATTRAT, "removexattr": unix.SYS_REMOVEXATTR,
 		"lremovexattr": unix.SYS_LREMOVEXATTR, "fremovexattr": unix.SYS_FREMOVEXATTR,
 		"removexattrat": unix.SYS_REMOVEXATTRAT,
+		"getxattr":      unix.SYS_GETXATTR, "lgetxattr": unix.SYS_LGETXATTR, "getxattrat": unix.SYS_GETXATTRAT,
+		"listxattr": unix.SYS_LISTXATTR, "llistxattr": unix.SYS_LLISTXATTR, "listxattrat": unix.SYS_LISTXATTRAT,
 
 		"stat": unix.SYS_STAT, "lstat": unix.SYS_LSTAT, "newfstatat": unix.SYS_NEWFSTATAT, "statx": unix.SYS_STATX,
 		"statfs": unix.SYS_STATFS,

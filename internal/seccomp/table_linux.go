@@ -81,12 +81,13 @@ const nsFlags = unix.CLONE_NEWNS | unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix
 //     root, so the supervisor resolves absolute paths from its own "/".
 //   - seccomp(2) itself is allowed: a nested filter only narrows the agent,
 //     and a nested listener gets EBUSY from the kernel.
-//   - The stat, access and readlink families are Notify rows, but a session
-//     traps them only with notify.Config.TrapStat (aixbroker exec
-//     --stat-trap): they reveal that a denied name exists (and its
-//     metadata), not its content, and trapping them costs a round trip on
-//     every fstat. The chdir, xattr getter and inotify families are never
-//     trapped.
+//   - The stat and access families are Notify rows, but a session traps
+//     them only with notify.Config.TrapStat (aixbroker exec --stat-trap):
+//     they reveal that a denied name exists (and its metadata), not its
+//     content, and trapping them costs a round trip on every fstat. The
+//     xattr getters by path and readlink are trapped in every session
+//     (their answers are content: see the metadata block). The chdir and
+//     inotify families are never trapped.
 //   - The xattr setters and removers are refused with EOPNOTSUPP, what a
 //     filesystem without xattrs answers (cp -a, rsync -X and tar go on
 //     without them): a POSIX ACL is an xattr and would change who may write
@@ -208,8 +209,23 @@ var Table = []Rule{
 	{Syscall: "access", Action: Notify, Reason: "stat trap"},
 	{Syscall: "faccessat", Action: Notify, Reason: "stat trap"},
 	{Syscall: "faccessat2", Action: Notify, Reason: "stat trap"},
-	{Syscall: "readlink", Action: Notify, Reason: "stat trap"},
-	{Syscall: "readlinkat", Action: Notify, Reason: "stat trap"},
+
+	// Content-bearing metadata (issue 14 item 11): trapped in every
+	// session, not only with the stat trap. An xattr value or name is
+	// content (user.* attributes hold anything) and a symlink's target is
+	// its content: the broker decides them like a read (xattrs) or like
+	// stat (readlink, whose name the agent may see) on the canonical path
+	// and answers itself. fgetxattr and flistxattr stay untrapped: the
+	// descriptor's open was decided, and the kernel refuses them on O_PATH
+	// descriptors (EBADF), which are opened undecided.
+	{Syscall: "getxattr", Action: Notify, Reason: "metadata trap: an xattr value of a denied file is content"},
+	{Syscall: "lgetxattr", Action: Notify, Reason: "metadata trap"},
+	{Syscall: "getxattrat", Action: Notify, Reason: "metadata trap (Linux 6.13)"},
+	{Syscall: "listxattr", Action: Notify, Reason: "metadata trap: xattr names are content too"},
+	{Syscall: "llistxattr", Action: Notify, Reason: "metadata trap"},
+	{Syscall: "listxattrat", Action: Notify, Reason: "metadata trap (Linux 6.13)"},
+	{Syscall: "readlink", Action: Notify, Reason: "metadata trap: a symlink's target in a denied folder is content"},
+	{Syscall: "readlinkat", Action: Notify, Reason: "metadata trap"},
 
 	// Credential changes: noted by the supervisor (it then acts with each
 	// caller's credentials), then performed by the kernel.

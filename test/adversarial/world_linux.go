@@ -103,6 +103,9 @@ func (w *World) populate() error {
 		}
 	}
 	w.Canaries["broker-env"] = "CANARY-ENVVAR-" + w.Tag
+	if err := w.seedMetadata(); err != nil {
+		return err
+	}
 	if err := w.gitInit(); err != nil {
 		return err
 	}
