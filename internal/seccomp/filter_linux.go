@@ -35,7 +35,9 @@ const retKillProcess = unix.SECCOMP_RET_KILL_PROCESS
 
 // Build assembles Table for arch. Notify rows are emitted only for syscalls
 // trap reports true for (the supervisor's handlers); a Notify row without a
-// handler is left out, so that syscall runs natively under Landlock.
+// handler is left out, so that syscall runs natively under Landlock (or
+// meets the Refuse row that follows it). A row with Unless set is left out
+// when trap(Unless) is true: a policy switch such as "ipc.sysv=allow".
 func Build(arch *Arch, trap func(syscall string) bool) ([]bpf.RawInstruction, error) {
 	if arch == nil {
 		return nil, ErrNoArch
@@ -53,7 +55,7 @@ func Build(arch *Arch, trap func(syscall string) bool) ([]bpf.RawInstruction, er
 	}
 	for _, r := range Table {
 		nr, ok := arch.Numbers[r.Syscall]
-		if !ok || (r.Action == Notify && !trap(r.Syscall)) {
+		if !ok || (r.Action == Notify && !trap(r.Syscall)) || (r.Unless != "" && trap(r.Unless)) {
 			continue
 		}
 		prog = append(prog, ruleInstructions(nr, r)...)
@@ -101,7 +103,11 @@ func ruleInstructions(nr uint32, r Rule) []bpf.Instruction {
 // condTest loads c's argument and tests it; the last instruction is the
 // test, whose SkipFalse the caller sets.
 func condTest(c *Cond) []bpf.Instruction {
-	out := []bpf.Instruction{bpf.LoadAbsolute{Off: uint32(offArgs + 8*c.Arg), Size: 4}} // low word, little endian
+	off := uint32(offArgs + 8*c.Arg) // low word, little endian
+	if c.High {
+		off += 4
+	}
+	out := []bpf.Instruction{bpf.LoadAbsolute{Off: off, Size: 4}}
 	if c.BitsSet != 0 {
 		return append(out, bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: c.BitsSet})
 	}
