@@ -98,12 +98,3 @@ const (
 	ioBtrfsIocSetFeatures   = 0x40309439 // BTRFS_IOC_SET_FEATURES
 	ioBtrfsIocDefaultSubvol = 0x40089413 // BTRFS_IOC_DEFAULT_SUBVOL
 )
-
-// sysvSyscalls are the SysV IPC syscalls of x86_64 (which has no ipc(2)
-// multiplexer). shmdt takes an address of the caller's own mapping only.
-var sysvSyscalls = []string{"shmget", "shmat", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl",
-	"semget", "semop", "semtimedop", "semctl"}
-
-// SysVSyscalls returns the SysV IPC syscalls the table traps under
-// ipc.sysv: private.
-func SysVSyscalls() []string { return append([]string{}, sysvSyscalls...) }

@@ -285,30 +285,18 @@ var Table = []Rule{
 
 	// SysV IPC objects are the host's (X11 MIT-SHM, databases): refused
 	// with ENOSYS, as by a kernel without CONFIG_SYSVIPC, unless the policy
-	// says ipc.sysv: allow (SysVSwitch lifts the Refuse rows) or private
-	// (notify/ipc_linux.go serves the Notify rows: only objects this session
-	// created). shmdt only detaches the caller's own mapping.
-	{Syscall: "shmget", Action: Notify, Reason: "ipc.sysv: private"},
+	// says ipc.sysv: allow (SysVSwitch lifts these rows). shmdt only
+	// detaches the caller's own mapping.
 	{Syscall: "shmget", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
-	{Syscall: "shmat", Action: Notify, Reason: "ipc.sysv: private"},
 	{Syscall: "shmat", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
-	{Syscall: "shmctl", Action: Notify, Reason: "ipc.sysv: private"},
 	{Syscall: "shmctl", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
-	{Syscall: "msgget", Action: Notify, Reason: "ipc.sysv: private"},
 	{Syscall: "msgget", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
-	{Syscall: "msgsnd", Action: Notify, Reason: "ipc.sysv: private"},
 	{Syscall: "msgsnd", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
-	{Syscall: "msgrcv", Action: Notify, Reason: "ipc.sysv: private"},
 	{Syscall: "msgrcv", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
-	{Syscall: "msgctl", Action: Notify, Reason: "ipc.sysv: private"},
 	{Syscall: "msgctl", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
-	{Syscall: "semget", Action: Notify, Reason: "ipc.sysv: private"},
 	{Syscall: "semget", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
-	{Syscall: "semop", Action: Notify, Reason: "ipc.sysv: private"},
 	{Syscall: "semop", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
-	{Syscall: "semtimedop", Action: Notify, Reason: "ipc.sysv: private"},
 	{Syscall: "semtimedop", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
-	{Syscall: "semctl", Action: Notify, Reason: "ipc.sysv: private"},
 	{Syscall: "semctl", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
 
 	// Filesystem-wide ioctls, on any descriptor (a read-only one too).
