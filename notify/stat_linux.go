@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/aixbroker/aixbroker/internal/fsops"
+	"github.com/aixbroker/aixbroker/internal/seccomp"
 	"github.com/aixbroker/aixbroker/policy"
 )
 
@@ -50,9 +51,13 @@ var statSyscalls = map[string]bool{
 }
 
 // trapFor returns the syscalls a session traps: every one with a handler,
-// the stat family only when stat is set.
-func trapFor(stat bool) []string {
+// the stat family only when stat is set; and the filter's policy switches
+// (seccomp.SysVSwitch when sysv is set).
+func trapFor(stat, sysv bool) []string {
 	all := trapList()
+	if sysv {
+		all = append(all, seccomp.SysVSwitch)
+	}
 	if stat {
 		return all
 	}
