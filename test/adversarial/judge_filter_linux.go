@@ -48,16 +48,6 @@ func schedFacts(pid int) string {
 	var set unix.CPUSet
 	unix.SchedGetaffinity(pid, &set)
 	prio, _, _ := unix.Syscall(unix.SYS_IOPRIO_GET, 1, uintptr(pid), 0)
-	var b strings.Builder
-	fmt.Fprintf(&b, "nice %s policy %s cpus %d ioprio %#x", f[16], f[38], set.Count(), prio)
-	for _, r := range []struct {
-		name string
-		res  int
-	}{{"cpu", unix.RLIMIT_CPU}, {"fsize", unix.RLIMIT_FSIZE}, {"nofile", unix.RLIMIT_NOFILE}, {"as", unix.RLIMIT_AS}, {"nproc", unix.RLIMIT_NPROC}, {"core", unix.RLIMIT_CORE}} {
-		var l unix.Rlimit
-		if unix.Prlimit(pid, r.res, nil, &l) == nil {
-			fmt.Fprintf(&b, " %s %d:%d", r.name, l.Cur, l.Max)
-		}
-	}
-	return b.String()
+	limits, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/limits")
+	return fmt.Sprintf("nice %s policy %s cpus %d ioprio %#x limits %q", f[16], f[38], set.Count(), prio, limits)
 }
