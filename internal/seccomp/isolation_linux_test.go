@@ -182,3 +182,24 @@ func TestIsolationFailClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildLength: every syscall the table does not name pays one
+// instruction per group of rows, and the program fits the kernel's limit.
+func TestBuildLength(t *testing.T) {
+	raw, err := Build(X86_64, func(string) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) > 4096 {
+		t.Fatalf("filter has %d instructions, the kernel takes 4096", len(raw))
+	}
+	groups := 0
+	last := ""
+	for _, r := range Table {
+		if r.Syscall != last {
+			groups++
+			last = r.Syscall
+		}
+	}
+	t.Logf("%d rows in %d groups, %d instructions", len(Table), groups, len(raw))
+}
