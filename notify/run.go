@@ -34,6 +34,10 @@ type Config struct {
 	// without the interposer, at a round trip per call (stat_linux.go).
 	TrapStat bool
 
+	// AllowSysV lifts the filter's refusal of SysV IPC (ipc.sysv: allow):
+	// the agent then reaches the host's segments, queues and semaphores.
+	AllowSysV bool
+
 	Landlock      landlock.Roots // the backstop's roots (policy Roots)
 	AllowDegraded bool           // run on a Landlock ABI below landlock.MinABI
 }

@@ -27,7 +27,7 @@ type session struct {
 func (s *session) handover(cfg Config, path string) error {
 	sc := stage2Config{
 		Path: path, Argv: cfg.Argv, Env: cfg.Env, Dir: cfg.Dir,
-		Landlock: cfg.Landlock, AllowDegraded: cfg.AllowDegraded, Trap: trapFor(cfg.TrapStat),
+		Landlock: cfg.Landlock, AllowDegraded: cfg.AllowDegraded, Trap: trapFor(cfg.TrapStat, cfg.AllowSysV),
 		Keep: stage2Fd + 1 + len(cfg.ExtraFiles),
 	}
 	if err := writeConfig(s.sock, sc); err != nil {

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/aixbroker/aixbroker/internal/fsops"
+	"github.com/aixbroker/aixbroker/internal/seccomp"
 	"github.com/aixbroker/aixbroker/policy"
 )
 
@@ -52,11 +53,15 @@ var statSyscalls = map[string]bool{
 }
 
 // trapFor returns the syscalls a session traps: every one with a handler,
-// the stat family only when stat is set. The metadata getters (xattr
+// the stat family only when stat is set, and the filter's policy switches
+// (seccomp.SysVSwitch when sysv is set). The metadata getters (xattr
 // getters by path, readlink) are in the default set: they have handlers
 // and are not stat syscalls.
-func trapFor(stat bool) []string {
+func trapFor(stat, sysv bool) []string {
 	all := trapList()
+	if sysv {
+		all = append(all, seccomp.SysVSwitch)
+	}
 	if stat {
 		return all
 	}

@@ -63,6 +63,7 @@ func Check(p *Policy, v Vars) []Finding {
 	}
 	out = append(out, e.unreachableNarrowing()...)
 	out = append(out, e.checkUnix()...)
+	out = append(out, checkIPC(p)...)
 	if p.DefaultAction() == Allow {
 		out = append(out, Finding{SeverityWarning, "default: allow makes everything not denied visible and writable", p.DefaultSource})
 	}

@@ -175,6 +175,7 @@ func Merge(parent, child *Policy) *Policy {
 		Inject:      mergeInject(parent.Env.Inject, child.Env.Inject),
 	}
 	m.Unix = mergeUnix(parent.Unix, child.Unix)
+	m.IPC = mergeIPC(parent.IPC, child.IPC)
 	m.Audit = parent.Audit
 	if child.Audit.Log != "" {
 		m.Audit.Log = child.Audit.Log

@@ -17,7 +17,7 @@ const MaxPolicySize = 256 << 10
 // The keys of each mapping of the schema (§7.6), for validation and for
 // "did you mean" suggestions.
 var (
-	topKeys      = []string{"profile", "extends", "default", "filesystem", "exec", "env", "unix", "audit", "tests"}
+	topKeys      = []string{"profile", "extends", "default", "filesystem", "exec", "env", "unix", "ipc", "audit", "tests"}
 	fsKeys       = []string{"allow_read", "allow_write", "read_only", "redact", "deny"}
 	execKeys     = []string{"allow", "deny", "deny_args"}
 	envKeys      = []string{"pass_through", "inject", "strip"}

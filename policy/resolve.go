@@ -100,6 +100,11 @@ func projectPolicy(path string, opts ResolveOptions) (*Policy, string, error) {
 		return nil, "", &Error{File: s.File, Line: s.Line, Column: s.Column,
 			Msg: "a project file cannot set unix.datagram: allow; pass --policy FILE to use it deliberately"}
 	}
+	if p.SysVAllowed() {
+		s := p.IPC.SysVSource
+		return nil, "", &Error{File: s.File, Line: s.Line, Column: s.Column,
+			Msg: "a project file cannot set ipc.sysv: allow; pass --policy FILE to use it deliberately"}
+	}
 	base, origin, err := baseProfile(opts)
 	if err != nil {
 		return nil, "", err

@@ -13,6 +13,7 @@ type Policy struct {
 	Exec          Exec
 	Env           Env
 	Unix          Unix
+	IPC           IPC
 	Audit         Audit
 	Tests         []Test
 

@@ -39,6 +39,8 @@ func (ps *parser) top(n ast.Node) {
 			ps.fields(v, "env", envKeys, ps.env)
 		case "unix":
 			ps.fields(v, "unix", unixKeys, ps.unix)
+		case "ipc":
+			ps.fields(v, "ipc", ipcKeys, ps.ipc)
 		case "audit":
 			p.Audit.Source = ps.src(v)
 			ps.fields(v, "audit", auditKeys, ps.audit)

@@ -25,6 +25,7 @@ func runSandbox(ctx context.Context, r sandboxRun) (int, error) {
 		DenyInodes:    denyInodes(r.cmd, r.engine),
 		Landlock:      landlockRoots(r.engine.Roots()),
 		AllowDegraded: r.flags.AllowDegraded,
+		AllowSysV:     r.engine.Policy().SysVAllowed(),
 	}
 	cfg.TrapStat, _ = statTrapOn(r.flags.StatTrap)
 	if on, _ := interposerOn(r.flags.Interposer); on {

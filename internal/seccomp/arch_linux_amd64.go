@@ -57,6 +57,15 @@ var X86_64 = &Arch{
 		"statfs": unix.SYS_STATFS,
 		"access": unix.SYS_ACCESS, "faccessat": unix.SYS_FACCESSAT, "faccessat2": unix.SYS_FACCESSAT2,
 		"readlink": unix.SYS_READLINK, "readlinkat": unix.SYS_READLINKAT,
+
+		"seccomp": unix.SYS_SECCOMP, "prlimit64": unix.SYS_PRLIMIT64, "setpriority": unix.SYS_SETPRIORITY,
+		"ioprio_set": unix.SYS_IOPRIO_SET, "sched_setscheduler": unix.SYS_SCHED_SETSCHEDULER,
+		"sched_setparam": unix.SYS_SCHED_SETPARAM, "sched_setattr": unix.SYS_SCHED_SETATTR,
+		"sched_setaffinity": unix.SYS_SCHED_SETAFFINITY, "migrate_pages": unix.SYS_MIGRATE_PAGES,
+		"move_pages": unix.SYS_MOVE_PAGES, "kcmp": unix.SYS_KCMP,
+		"shmget": unix.SYS_SHMGET, "shmat": unix.SYS_SHMAT, "shmctl": unix.SYS_SHMCTL,
+		"msgget": unix.SYS_MSGGET, "msgsnd": unix.SYS_MSGSND, "msgrcv": unix.SYS_MSGRCV, "msgctl": unix.SYS_MSGCTL,
+		"semget": unix.SYS_SEMGET, "semop": unix.SYS_SEMOP, "semtimedop": unix.SYS_SEMTIMEDOP, "semctl": unix.SYS_SEMCTL,
 	},
 }
 

@@ -35,7 +35,9 @@ const retKillProcess = unix.SECCOMP_RET_KILL_PROCESS
 
 // Build assembles Table for arch. Notify rows are emitted only for syscalls
 // trap reports true for (the supervisor's handlers); a Notify row without a
-// handler is left out, so that syscall runs natively under Landlock.
+// handler is left out, so that syscall runs natively under Landlock (or
+// meets the Refuse row that follows it). A row with Unless set is left out
+// when trap(Unless) is true: a policy switch such as "ipc.sysv=allow".
 func Build(arch *Arch, trap func(syscall string) bool) ([]bpf.RawInstruction, error) {
 	if arch == nil {
 		return nil, ErrNoArch
@@ -51,13 +53,15 @@ func Build(arch *Arch, trap func(syscall string) bool) ([]bpf.RawInstruction, er
 			bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: arch.X32Bit, SkipFalse: 1},
 			bpf.RetConstant{Val: retKillProcess})
 	}
+	var rows []numbered
 	for _, r := range Table {
 		nr, ok := arch.Numbers[r.Syscall]
-		if !ok || (r.Action == Notify && !trap(r.Syscall)) {
+		if !ok || (r.Action == Notify && !trap(r.Syscall)) || (r.Unless != "" && trap(r.Unless)) {
 			continue
 		}
-		prog = append(prog, ruleInstructions(nr, r)...)
+		rows = append(rows, numbered{nr, r})
 	}
+	prog = append(prog, groupInstructions(rows)...)
 	if arch.MaxNr != 0 {
 		prog = append(prog,
 			bpf.JumpIf{Cond: bpf.JumpGreaterThan, Val: arch.MaxNr, SkipFalse: 1},
@@ -71,15 +75,44 @@ func Build(arch *Arch, trap func(syscall string) bool) ([]bpf.RawInstruction, er
 	return raw, nil
 }
 
-// ruleInstructions returns one row's code. The accumulator holds the
-// syscall number on entry and on fall-through.
-func ruleInstructions(nr uint32, r Rule) []bpf.Instruction {
+// numbered is a row with its syscall number.
+type numbered struct {
+	nr uint32
+	r  Rule
+}
+
+// maxSkip is the longest forward jump of a classic BPF conditional.
+const maxSkip = 255
+
+// groupInstructions emits consecutive rows of one syscall behind a single
+// test of the syscall number, so that every other syscall pays one
+// instruction per group, not per row (the ioctl rows are dozens). A group
+// is split where its code would exceed one jump.
+func groupInstructions(rows []numbered) []bpf.Instruction {
+	var prog []bpf.Instruction
+	for i := 0; i < len(rows); {
+		nr := rows[i].nr
+		body := ruleBody(rows[i].r)
+		i++
+		for ; i < len(rows) && rows[i].nr == nr; i++ {
+			next := ruleBody(rows[i].r)
+			if len(body)+len(next) > maxSkip {
+				break
+			}
+			body = append(body, next...)
+		}
+		prog = append(prog, bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: nr, SkipTrue: uint8(len(body))})
+		prog = append(prog, body...)
+	}
+	return prog
+}
+
+// ruleBody returns one row's code after the test of the syscall number.
+// The accumulator holds the syscall number on fall-through.
+func ruleBody(r Rule) []bpf.Instruction {
 	ret := bpf.RetConstant{Val: retValue(r)}
 	if r.When == nil {
-		return []bpf.Instruction{
-			bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: nr, SkipTrue: 1},
-			ret,
-		}
+		return []bpf.Instruction{ret}
 	}
 	// Each test jumps, when it fails, to the reload of the syscall number
 	// after ret; tests are emitted last first, so each knows how far that is.
@@ -95,13 +128,17 @@ func ruleInstructions(nr uint32, r Rule) []bpf.Instruction {
 		t[len(t)-1] = jump
 		body = append(append([]bpf.Instruction{}, t...), body...)
 	}
-	return append([]bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: nr, SkipTrue: uint8(len(body))}}, body...)
+	return body
 }
 
 // condTest loads c's argument and tests it; the last instruction is the
 // test, whose SkipFalse the caller sets.
 func condTest(c *Cond) []bpf.Instruction {
-	out := []bpf.Instruction{bpf.LoadAbsolute{Off: uint32(offArgs + 8*c.Arg), Size: 4}} // low word, little endian
+	off := uint32(offArgs + 8*c.Arg) // low word, little endian
+	if c.High {
+		off += 4
+	}
+	out := []bpf.Instruction{bpf.LoadAbsolute{Off: off, Size: 4}}
 	if c.BitsSet != 0 {
 		return append(out, bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: c.BitsSet})
 	}

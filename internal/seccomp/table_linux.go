@@ -28,13 +28,15 @@ func (a Action) String() string {
 	return "unknown"
 }
 
-// Cond narrows a rule to calls whose argument Arg (its low 32 bits) has any
-// of the bits in BitsSet set or, when BitsSet is 0, equals Equal (after
-// masking with Mask, when Mask is not 0). And, when set, must hold too. The
-// low word is what the kernel uses for every argument checked here (flags,
-// ioctl commands, socket family and type).
+// Cond narrows a rule to calls whose argument Arg (its low 32 bits, or
+// its high 32 bits when High is set) has any of the bits in BitsSet set
+// or, when BitsSet is 0, equals Equal (after masking with Mask, when Mask
+// is not 0). And, when set, must hold too. The low word is what the kernel
+// uses for every int argument checked here (flags, ioctl commands, socket
+// family and type, pids); a pointer is NULL only when both words are 0.
 type Cond struct {
 	Arg     int
+	High    bool
 	BitsSet uint32
 	Equal   uint32
 	Mask    uint32
@@ -61,6 +63,7 @@ type Rule struct {
 	Action  Action
 	Errno   unix.Errno // for Refuse
 	When    *Cond      // nil: every call
+	Unless  string     // a policy switch that lifts the row (see Build); "": none
 	Reason  string
 }
 
@@ -79,8 +82,9 @@ const nsFlags = unix.CLONE_NEWNS | unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix
 //     fall back to clone) are refused. With no new user or mount namespace,
 //     and chroot refused, every sandboxed process shares the supervisor's
 //     root, so the supervisor resolves absolute paths from its own "/".
-//   - seccomp(2) itself is allowed: a nested filter only narrows the agent,
-//     and a nested listener gets EBUSY from the kernel.
+//   - seccomp(2) itself is allowed, but not a new listener: a nested filter
+//     only narrows the agent, a nested listener would take over once the
+//     supervisor's is gone (see the isolation rows).
 //   - The stat and access families are Notify rows, but a session traps
 //     them only with notify.Config.TrapStat (aixbroker exec --stat-trap):
 //     they reveal that a denied name exists (and its metadata), not its
@@ -239,4 +243,115 @@ var Table = []Rule{
 	{Syscall: "setfsgid", Action: Notify, Reason: "credential change"},
 	{Syscall: "setgroups", Action: Notify, Reason: "credential change"},
 	{Syscall: "capset", Action: Notify, Reason: "credential change"},
+
+	// Isolation rows (issue 14, helper "filter"): the listener slot, other
+	// processes' limits and scheduling, SysV IPC, filesystem-wide ioctls.
+	// Conditions and numbers are in isolation_linux.go.
+	//
+	// A nested filter only narrows the agent, but a nested listener would
+	// answer CONTINUE for the sandbox once the supervisor's listener is
+	// gone (the kernel frees its one-listener slot): refused on registers
+	// with EBUSY, what the kernel answers while the supervisor lives. Flags
+	// and operations newer than the table are refused with EINVAL, what an
+	// older kernel answers. prctl(PR_SET_SECCOMP) installs with no flags.
+	{Syscall: "seccomp", Action: Refuse, Errno: unix.EBUSY, When: newListener, Reason: "a listener of the agent's own would answer CONTINUE once the supervisor's is gone"},
+	{Syscall: "seccomp", Action: Refuse, Errno: unix.EINVAL, When: unknownFilterFlag, Reason: "a filter flag newer than the table"},
+	{Syscall: "seccomp", Action: Allow, When: knownSeccompOp, Reason: "a nested filter only narrows the agent"},
+	{Syscall: "seccomp", Action: Refuse, Errno: unix.EINVAL, Reason: "a seccomp operation newer than the table"},
+
+	// Other processes: limits, priority, scheduling, CPUs, memory placement.
+	// Decided on registers when the target is the caller (0) or nothing is
+	// set; a process group or a user (PRIO_USER: every process of the user)
+	// is refused; another pid is trapped (notify/sched_linux.go). Each Notify
+	// row is followed by a Refuse row: without the handler, refused.
+	{Syscall: "prlimit64", Action: Allow, When: arg2Null, Reason: "reads limits only (new == NULL)"},
+	{Syscall: "prlimit64", Action: Allow, When: arg0Zero, Reason: "the caller itself (pid 0)"},
+	{Syscall: "prlimit64", Action: Notify, Reason: "another process's limits: RLIMIT_CPU kills it, RLIMIT_FSIZE blinds the audit: the supervisor allows the caller's own process and the sandbox's members"},
+	{Syscall: "prlimit64", Action: Refuse, Errno: unix.EPERM, Reason: "another process's limits: RLIMIT_CPU kills it, RLIMIT_FSIZE blinds the audit (no handler: refused)"},
+	{Syscall: "setpriority", Action: Allow, When: prioSelf, Reason: "the caller itself (nice)"},
+	{Syscall: "setpriority", Action: Refuse, Errno: unix.EPERM, When: prioGroup, Reason: "a process group may hold processes outside the sandbox"},
+	{Syscall: "setpriority", Action: Refuse, Errno: unix.EPERM, When: prioUser, Reason: "PRIO_USER re-nices every process of the user"},
+	{Syscall: "setpriority", Action: Notify, When: prioPid, Reason: "another process's priority: the supervisor allows the caller's own process and the sandbox's members"},
+	{Syscall: "setpriority", Action: Refuse, Errno: unix.EPERM, When: prioPid, Reason: "another process's priority (no handler: refused)"},
+	{Syscall: "ioprio_set", Action: Allow, When: ioprioSelf, Reason: "the caller itself (ionice)"},
+	{Syscall: "ioprio_set", Action: Refuse, Errno: unix.EPERM, When: ioprioPgrp, Reason: "a process group may hold processes outside the sandbox"},
+	{Syscall: "ioprio_set", Action: Refuse, Errno: unix.EPERM, When: ioprioUser, Reason: "IOPRIO_WHO_USER is every process of the user"},
+	{Syscall: "ioprio_set", Action: Notify, When: ioprioPid, Reason: "another process's io priority: the supervisor allows the caller's own process and the sandbox's members"},
+	{Syscall: "ioprio_set", Action: Refuse, Errno: unix.EPERM, When: ioprioPid, Reason: "another process's io priority (no handler: refused)"},
+	{Syscall: "sched_setscheduler", Action: Allow, When: arg0Zero, Reason: "the caller itself (pid 0)"},
+	{Syscall: "sched_setscheduler", Action: Notify, Reason: "another thread's scheduling (SCHED_IDLE, one CPU): the supervisor allows the caller's own process and the sandbox's members"},
+	{Syscall: "sched_setscheduler", Action: Refuse, Errno: unix.EPERM, Reason: "another thread's scheduling (SCHED_IDLE, one CPU) (no handler: refused)"},
+	{Syscall: "sched_setparam", Action: Allow, When: arg0Zero, Reason: "the caller itself (pid 0)"},
+	{Syscall: "sched_setparam", Action: Notify, Reason: "another thread's scheduling (SCHED_IDLE, one CPU): the supervisor allows the caller's own process and the sandbox's members"},
+	{Syscall: "sched_setparam", Action: Refuse, Errno: unix.EPERM, Reason: "another thread's scheduling (SCHED_IDLE, one CPU) (no handler: refused)"},
+	{Syscall: "sched_setattr", Action: Allow, When: arg0Zero, Reason: "the caller itself (pid 0)"},
+	{Syscall: "sched_setattr", Action: Notify, Reason: "another thread's scheduling (SCHED_IDLE, one CPU): the supervisor allows the caller's own process and the sandbox's members"},
+	{Syscall: "sched_setattr", Action: Refuse, Errno: unix.EPERM, Reason: "another thread's scheduling (SCHED_IDLE, one CPU) (no handler: refused)"},
+	{Syscall: "sched_setaffinity", Action: Allow, When: arg0Zero, Reason: "the caller itself (pid 0)"},
+	{Syscall: "sched_setaffinity", Action: Notify, Reason: "another thread's scheduling (SCHED_IDLE, one CPU): the supervisor allows the caller's own process and the sandbox's members"},
+	{Syscall: "sched_setaffinity", Action: Refuse, Errno: unix.EPERM, Reason: "another thread's scheduling (SCHED_IDLE, one CPU) (no handler: refused)"},
+	{Syscall: "migrate_pages", Action: Allow, When: arg0Zero, Reason: "the caller itself (pid 0)"},
+	{Syscall: "migrate_pages", Action: Notify, Reason: "moves another process's memory: the supervisor allows the caller's own process and the sandbox's members"},
+	{Syscall: "migrate_pages", Action: Refuse, Errno: unix.EPERM, Reason: "moves another process's memory (no handler: refused)"},
+	{Syscall: "move_pages", Action: Allow, When: arg0Zero, Reason: "the caller itself (pid 0)"},
+	{Syscall: "move_pages", Action: Notify, Reason: "moves another process's memory: the supervisor allows the caller's own process and the sandbox's members"},
+	{Syscall: "move_pages", Action: Refuse, Errno: unix.EPERM, Reason: "moves another process's memory (no handler: refused)"},
+	{Syscall: "kcmp", Action: Notify, Reason: "compares kernel objects of two processes: the supervisor allows the sandbox's own"},
+	{Syscall: "kcmp", Action: Refuse, Errno: unix.EPERM, Reason: "compares kernel objects of two processes (no handler: refused)"},
+
+	// SysV IPC objects are the host's (X11 MIT-SHM, databases): refused
+	// with ENOSYS, as by a kernel without CONFIG_SYSVIPC, unless the policy
+	// says ipc.sysv: allow (SysVSwitch lifts these rows). shmdt only
+	// detaches the caller's own mapping.
+	{Syscall: "shmget", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
+	{Syscall: "shmat", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
+	{Syscall: "shmctl", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
+	{Syscall: "msgget", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
+	{Syscall: "msgsnd", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
+	{Syscall: "msgrcv", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
+	{Syscall: "msgctl", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
+	{Syscall: "semget", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
+	{Syscall: "semop", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
+	{Syscall: "semtimedop", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
+	{Syscall: "semctl", Action: Refuse, Errno: unix.ENOSYS, Unless: SysVSwitch, Reason: "SysV IPC is the host's"},
+
+	// Filesystem-wide ioctls, on any descriptor (a read-only one too).
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioFifreeze}, Reason: "FIFREEZE (XFS_IOC_FREEZE): filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioFithaw}, Reason: "FITHAW (XFS_IOC_THAW): filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioFitrim}, Reason: "FITRIM: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioFsIocShutdown}, Reason: "FS_IOC_SHUTDOWN (EXT4_IOC_SHUTDOWN, XFS_IOC_GOINGDOWN, F2FS_IOC_SHUTDOWN): filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioFsIocSetfslabel}, Reason: "FS_IOC_SETFSLABEL (BTRFS_IOC_SET_FSLABEL): filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioExt4IocSetfsuuid}, Reason: "EXT4_IOC_SETFSUUID: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioFsIocSetversion}, Reason: "FS_IOC_SETVERSION (EXT4_IOC_SETVERSION_OLD): filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioFsIoc32Setversion}, Reason: "FS_IOC32_SETVERSION: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioExt4IocSetversion}, Reason: "EXT4_IOC_SETVERSION: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioExt4Ioc32Setversion}, Reason: "EXT4_IOC32_SETVERSION: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioExt4IocGroupExtend}, Reason: "EXT4_IOC_GROUP_EXTEND: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioExt4Ioc32GroupExtend}, Reason: "EXT4_IOC32_GROUP_EXTEND: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioExt4IocGroupAdd}, Reason: "EXT4_IOC_GROUP_ADD: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioExt4Ioc32GroupAdd}, Reason: "EXT4_IOC32_GROUP_ADD: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioExt4IocResizeFs}, Reason: "EXT4_IOC_RESIZE_FS: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioExt4IocSwapBoot}, Reason: "EXT4_IOC_SWAP_BOOT: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioExt4IocCheckpoint}, Reason: "EXT4_IOC_CHECKPOINT: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioXfsIocFsgrowfsdata}, Reason: "XFS_IOC_FSGROWFSDATA: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioXfsIocFsgrowfsdata32}, Reason: "XFS_IOC_FSGROWFSDATA (32-bit): filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioXfsIocFsgrowfslog}, Reason: "XFS_IOC_FSGROWFSLOG: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioXfsIocFsgrowfsrt}, Reason: "XFS_IOC_FSGROWFSRT: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioXfsIocFsgrowfsrt32}, Reason: "XFS_IOC_FSGROWFSRT (32-bit): filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioXfsIocSetResblks}, Reason: "XFS_IOC_SET_RESBLKS: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioF2fsIocResizeFs}, Reason: "F2FS_IOC_RESIZE_FS: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocResize}, Reason: "BTRFS_IOC_RESIZE: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocScanDev}, Reason: "BTRFS_IOC_SCAN_DEV: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocForgetDev}, Reason: "BTRFS_IOC_FORGET_DEV: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocAddDev}, Reason: "BTRFS_IOC_ADD_DEV: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocRmDev}, Reason: "BTRFS_IOC_RM_DEV: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocRmDevV2}, Reason: "BTRFS_IOC_RM_DEV_V2: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocDevReplace}, Reason: "BTRFS_IOC_DEV_REPLACE: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocBalanceV2}, Reason: "BTRFS_IOC_BALANCE_V2: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocBalanceCtl}, Reason: "BTRFS_IOC_BALANCE_CTL: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocScrub}, Reason: "BTRFS_IOC_SCRUB: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocScrubCancel}, Reason: "BTRFS_IOC_SCRUB_CANCEL: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocQuotaCtl}, Reason: "BTRFS_IOC_QUOTA_CTL: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocSetFeatures}, Reason: "BTRFS_IOC_SET_FEATURES: filesystem-wide"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocDefaultSubvol}, Reason: "BTRFS_IOC_DEFAULT_SUBVOL: filesystem-wide"},
 }

@@ -198,6 +198,7 @@ func (r *Runner) judgeAttack(c Case, w *World, svc *services, out string) Result
 	if n := svc.datagrams.Load(); n > 0 {
 		bad = append(bad, fmt.Sprintf("the datagram service outside the sandbox received %d datagram(s)", n))
 	}
+	bad = append(bad, svc.filterChanges(c, w)...)
 	if !svc.victimAlive() {
 		bad = append(bad, "the process outside the sandbox was killed")
 	}

@@ -22,6 +22,7 @@ type services struct {
 	closers   []io.Closer
 	listeners []net.Listener
 	procs     []*exec.Cmd
+	sysv      *sysvObjects // needs: sysv (services_filter_linux.go)
 }
 
 // startServices starts what every case gets (fake agent sockets, a fake
@@ -79,6 +80,15 @@ func (w *World) startServices(c Case) (*services, error) {
 	}
 	if c.needs("prelink") {
 		if err := w.preLink(); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if c.needs("token") {
+		w.reachedToken()
+	}
+	if c.needs("sysv") {
+		if err := w.startSysV(s); err != nil {
 			s.Close()
 			return nil, err
 		}
