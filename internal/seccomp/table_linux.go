@@ -354,4 +354,28 @@ var Table = []Rule{
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocQuotaCtl}, Reason: "BTRFS_IOC_QUOTA_CTL: filesystem-wide"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocSetFeatures}, Reason: "BTRFS_IOC_SET_FEATURES: filesystem-wide"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocDefaultSubvol}, Reason: "BTRFS_IOC_DEFAULT_SUBVOL: filesystem-wide"},
+
+	// Devices and terminals (issue 14, items 3 and 5). Raw and packet
+	// sockets see every packet on the machine's interfaces, loopback
+	// included (other users' connections to local services); root keeps
+	// CAP_NET_RAW only if stage 2 failed to drop it (caps_linux.go), so
+	// these rows are the second wall. The type's low 4 bits are the
+	// socket type whatever SOCK_CLOEXEC and SOCK_NONBLOCK say. ICMP
+	// "ping" sockets are SOCK_DGRAM and run.
+	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_PACKET}, Reason: "packet sockets sniff and forge on every interface"},
+	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_INET, And: &Cond{Arg: 1, Mask: 0xf, Equal: unix.SOCK_RAW}}, Reason: "raw inet sockets read every packet of a protocol, loopback included"},
+	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_INET6, And: &Cond{Arg: 1, Mask: 0xf, Equal: unix.SOCK_RAW}}, Reason: "raw inet6 sockets"},
+	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_INET, And: &Cond{Arg: 1, Mask: 0xf, Equal: unix.SOCK_PACKET}}, Reason: "the obsolete inet SOCK_PACKET is a packet socket"},
+	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_INET6, And: &Cond{Arg: 1, Mask: 0xf, Equal: unix.SOCK_PACKET}}, Reason: "SOCK_PACKET"},
+	// Terminal ioctls that act on processes outside the sandbox: a hang-up
+	// signals every process of the terminal's session (the user's shell);
+	// TIOCCONS redirects the console; TIOCSCTTY with a non-zero argument
+	// steals a terminal that is another session's (root); a line
+	// discipline loads kernel code and rewrites the byte stream. TIOCSCTTY
+	// with 0 (login_tty, forkpty, script, tmux) runs: it only takes a
+	// terminal no session holds.
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCVHANGUP}, Reason: "hangs up the terminal: SIGHUP to every process of its session"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCCONS}, Reason: "redirects the console to this terminal"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCSCTTY, And: &Cond{Arg: 2, BitsSet: 0xffffffff}}, Reason: "TIOCSCTTY with force: steals a terminal from another session"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCSETD}, Reason: "line disciplines load kernel code and rewrite the terminal's stream"},
 }
