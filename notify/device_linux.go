@@ -211,7 +211,7 @@ func callerTTY(tid int) (uint64, error) {
 func (s *Supervisor) startDevices(cfg Config) {
 	s.ttys.addStdio(orStd(cfg.Stdin, os.Stdin), orStd(cfg.Stdout, os.Stdout), orStd(cfg.Stderr, os.Stderr))
 	if brokerExceedsAgent() {
-		s.credsChanged.Store(true)
+		s.capsReduced.Store(true)
 	}
 }
 
