@@ -66,9 +66,21 @@ func keptMask() uint64 {
 // own effective set, read from /proc/<tid>/status, not its own (a root
 // broker would otherwise mknod, open /proc/kcore or chown for an agent that
 // cannot).
-func brokerExceedsAgent() bool {
+func brokerExceedsAgent() (eff uint64, exceeds bool) {
 	eff, _, _, err := capGetSelf()
-	return err != nil || eff&^keptMask() != 0
+	return eff, err != nil || eff&^keptMask() != 0
+}
+
+// withAgentCaps runs fn with the effective capabilities every sandboxed
+// thread holds while none has changed its credentials: the supervisor's,
+// less those stage 2 dropped. On the receiving thread that is two capset
+// calls; elsewhere fn runs on a thread holding the caller's credentials as
+// read from /proc/<tid>/status.
+func (r *Request) withAgentCaps(fn func() error) error {
+	if r.thread != nil {
+		return r.thread.WithEffective(r.sup.agentCaps, fn)
+	}
+	return r.AsCallerCreate(fn)
 }
 
 // lastCap is the kernel's highest capability number.

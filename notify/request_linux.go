@@ -249,7 +249,10 @@ func (r *Request) crossing(t fsops.Target) func(dirfd int, prefix string) error 
 // the supervisor's thread. Only the umask can differ, which matters for
 // creation alone: use AsCallerCreate there.
 func (r *Request) AsCaller(fn func() error) error {
-	if !r.sup.credsChanged.Load() && !r.sup.capsReduced.Load() { // capsReduced: caps_linux.go
+	if !r.sup.credsChanged.Load() {
+		if r.sup.capsReduced.Load() {
+			return r.withAgentCaps(fn) // caps_linux.go: a root session
+		}
 		return fn()
 	}
 	return r.AsCallerCreate(fn)
