@@ -58,7 +58,7 @@ func handleChmod(r *Request) Reply {
 	}
 	follow := flags&unix.AT_SYMLINK_NOFOLLOW == 0
 	return r.fileAction(o, follow, emptyPath, policy.OpWrite, func(f fsops.File) error {
-		return fsops.Chmod(f, mode)
+		return fsops.Chmod(f, stripSetidFD(mode, f.FD)) // setid_linux.go
 	})
 }
 

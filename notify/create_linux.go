@@ -111,7 +111,7 @@ func (r *Request) createNew(o openReq) (Reply, bool) {
 	var fd int
 	err = r.AsCallerCreate(func() error {
 		var err error
-		fd, err = openatRetry(p.FD, p.Name, flags, o.mode)
+		fd, err = openatRetry(p.FD, p.Name, flags, stripSetid(o.mode, false)) // setid_linux.go
 		return err
 	})
 	if errIs(err, unix.EEXIST) && o.flags&unix.O_EXCL == 0 {

@@ -35,7 +35,7 @@ func handleFchmod(r *Request) Reply {
 		if stubs.isShared(fd) {
 			return nil
 		}
-		return unix.Fchmod(fd, mode)
+		return unix.Fchmod(fd, stripSetidFD(mode, fd)) // setid_linux.go
 	})
 }
 

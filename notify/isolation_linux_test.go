@@ -105,12 +105,12 @@ renice -n 19 -g 0 >/dev/null 2>&1 && echo "LEAK renice group"
 ionice -c 3 -u $(id -u) >/dev/null 2>&1 && echo "LEAK ionice user"
 prlimit --pid ` + v + ` --cpu >/dev/null && echo read-other-ok
 nice -n 5 true && echo nice-ok
-renice -n 3 -p $$ >/dev/null && echo renice-self-ok
+renice -n 18 -p $$ >/dev/null && echo renice-self-ok
 taskset -p 1 $$ >/dev/null && echo taskset-self-ok
 ionice -c 2 -n 7 -p $$ && echo ionice-self-ok
 prlimit --pid $$ --nofile=512:4096 && echo prlimit-self-ok
 sleep 5 & c=$!
-renice -n 7 -p $c >/dev/null && taskset -p 1 $c >/dev/null && prlimit --pid $c --cpu=100:100 && chrt -b -p 0 $c && echo child-ok
+renice -n 19 -p $c >/dev/null && taskset -p 1 $c >/dev/null && prlimit --pid $c --cpu=100:100 && chrt -b -p 0 $c && echo child-ok
 kill $c`
 	script = strings.ReplaceAll(script, "$PPID_OF_STAGE2", strconv.Itoa(os.Getpid()))
 	got := s.run(t, "bash", "-c", script)

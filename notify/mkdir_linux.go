@@ -38,6 +38,7 @@ func handleMknod(r *Request) Reply {
 		at, modeArg = pathArg{0, 1}, 2
 	}
 	mode := uint32(r.Arg(modeArg))
+	mode = stripSetid(mode, false) // setid_linux.go: the file type bits are untouched
 	dev := uint64(uint32(r.Arg(modeArg + 1)))
 	o, err := r.readOperand(at, false)
 	if err != nil {

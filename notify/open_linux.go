@@ -340,8 +340,9 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 		f.Close() // a hard link, made before the session, to a denied file
 		return ErrorOf(err)
 	}
+	var d policy.Decision
 	for _, op := range ops {
-		d := r.Decide(op, f.Path)
+		d = r.Decide(op, f.Path)
 		if d.Action == policy.Redact {
 			if len(ops) == 1 && op == policy.OpRead {
 				return r.injectStub(f, d.Rule, flags)
@@ -353,6 +354,9 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 			f.Close()
 			return Denied(d, op)
 		}
+	}
+	if isDevice(st.Mode) {
+		return r.openDevice(f, flags, &st, d) // device_linux.go: decided on the device number
 	}
 	defer f.Close()
 	return r.reopenMode(f.FD, flags, st.Mode)
@@ -370,6 +374,16 @@ func (r *Request) reopen(fd int, flags int) Reply {
 
 // reopenMode is reopen for a file of type mode (st_mode).
 func (r *Request) reopenMode(fd int, flags int, mode uint32) Reply {
+	nfd, err := r.reopenFD(fd, flags, mode)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	return InjectFD(nfd, flags&unix.O_CLOEXEC != 0)
+}
+
+// reopenFD opens the inode behind fd (of type mode) again with the
+// caller's flags, as the caller, and returns the new descriptor.
+func (r *Request) reopenFD(fd int, flags int, mode uint32) (int, error) {
 	if mayBlock(mode) {
 		r.Detach()
 	}
@@ -380,10 +394,7 @@ func (r *Request) reopenMode(fd int, flags int, mode uint32) Reply {
 		nfd, err = openRetry("/proc/self/fd/"+strconv.Itoa(fd), flags&^drop|unix.O_CLOEXEC|unix.O_NOCTTY)
 		return err
 	})
-	if err != nil {
-		return ErrorOf(err)
-	}
-	return InjectFD(nfd, flags&unix.O_CLOEXEC != 0)
+	return nfd, err
 }
 
 // mayBlock reports whether opening an inode of type mode can wait on

@@ -250,6 +250,9 @@ func (r *Request) crossing(t fsops.Target) func(dirfd int, prefix string) error 
 // creation alone: use AsCallerCreate there.
 func (r *Request) AsCaller(fn func() error) error {
 	if !r.sup.credsChanged.Load() {
+		if r.sup.capsReduced.Load() {
+			return r.withAgentCaps(fn) // caps_linux.go: a root session
+		}
 		return fn()
 	}
 	return r.AsCallerCreate(fn)

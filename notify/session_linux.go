@@ -45,6 +45,7 @@ func (s *session) handover(cfg Config, path string) error {
 	s.sup = sup
 	sup.SetDenyInodes(cfg.DenyInodes)
 	sup.hideOPath = cfg.TrapStat
+	sup.startDevices(cfg) // device_linux.go, caps_linux.go: the session's terminals; act with the agent's reduced capabilities
 	sup.Start()
 	s.execErr = make(chan error, 1)
 	if _, err := s.sock.Write([]byte{1}); err != nil {

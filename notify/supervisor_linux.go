@@ -31,6 +31,9 @@ type Supervisor struct {
 	hideOPath    bool              // decide OpStat on O_PATH opens (with the stat trap: Config.TrapStat)
 	sockets      sessionSockets    // unix sockets bound in the sandbox (socket_linux.go)
 	created      createdFiles      // files the broker created under a redacted name, removable (created_linux.go)
+	ttys         sessionTTYs       // the session's own terminals (device_linux.go)
+	capsReduced  atomic.Bool       // the agent holds fewer capabilities than the supervisor: act as the caller (caps_linux.go)
+	agentCaps    uint64            // the agent's effective set while capsReduced and no credential changed
 	numbers      map[uint32]string
 	now          func() time.Time
 	tgids        tgidCache // thread → process ids for the audit records

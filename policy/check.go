@@ -64,6 +64,7 @@ func Check(p *Policy, v Vars) []Finding {
 	out = append(out, e.unreachableNarrowing()...)
 	out = append(out, e.checkUnix()...)
 	out = append(out, checkIPC(p)...)
+	out = append(out, e.checkDevices()...) // devices.go
 	if p.DefaultAction() == Allow {
 		out = append(out, Finding{SeverityWarning, "default: allow makes everything not denied visible and writable", p.DefaultSource})
 	}

@@ -89,6 +89,34 @@ func (t *Thread) AsCaller(c Creds, fn func() error) error {
 	return err
 }
 
+// WithEffective runs fn on this thread with its effective capabilities
+// lowered to eff (never raised above the thread's own), ids and groups
+// unchanged, and returns fn's error. A supervisor uses it while every
+// sandboxed thread has its ids but fewer capabilities (a root agent after
+// stage 2's drop): two capset calls instead of a full AsCaller. If the
+// capabilities cannot be restored the error wraps ErrTainted.
+func (t *Thread) WithEffective(eff uint64, fn func() error) error {
+	if t.tainted {
+		return ErrTainted
+	}
+	eff &= t.base.eff
+	if eff == t.base.eff {
+		return call(fn)
+	}
+	t.tainted = true
+	var err error
+	if serr := setEffective(eff); serr != nil {
+		err = fmt.Errorf("switch to caller capabilities: %w", errors.Join(ErrCreds, serr))
+	} else {
+		err = call(fn)
+	}
+	if lerr := setEffective(t.base.eff); lerr != nil {
+		return errors.Join(err, fmt.Errorf("%w: %w", ErrTainted, lerr))
+	}
+	t.tainted = false
+	return err
+}
+
 // Tainted reports that the thread could not return to the broker's
 // credentials: its goroutine must return, still locked, so that the
 // runtime ends the thread.

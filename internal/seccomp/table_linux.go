@@ -354,4 +354,29 @@ var Table = []Rule{
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocQuotaCtl}, Reason: "BTRFS_IOC_QUOTA_CTL: filesystem-wide"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocSetFeatures}, Reason: "BTRFS_IOC_SET_FEATURES: filesystem-wide"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocDefaultSubvol}, Reason: "BTRFS_IOC_DEFAULT_SUBVOL: filesystem-wide"},
+
+	// Devices and terminals (issue 14, items 3 and 5). Raw and packet
+	// sockets see every packet on the machine's interfaces, loopback
+	// included (other users' connections to local services); root keeps
+	// CAP_NET_RAW only if stage 2 failed to drop it (caps_linux.go), so
+	// these rows are the second wall. The type's low 4 bits are the
+	// socket type whatever SOCK_CLOEXEC and SOCK_NONBLOCK say. ICMP
+	// "ping" sockets are SOCK_DGRAM and run.
+	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_PACKET}, Reason: "packet sockets sniff and forge on every interface"},
+	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_INET, And: &Cond{Arg: 1, Mask: 0xf, Equal: unix.SOCK_RAW}}, Reason: "raw inet sockets read every packet of a protocol, loopback included"},
+	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_INET6, And: &Cond{Arg: 1, Mask: 0xf, Equal: unix.SOCK_RAW}}, Reason: "raw inet6 sockets"},
+	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_INET, And: &Cond{Arg: 1, Mask: 0xf, Equal: unix.SOCK_PACKET}}, Reason: "the obsolete inet SOCK_PACKET is a packet socket"},
+	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_INET6, And: &Cond{Arg: 1, Mask: 0xf, Equal: unix.SOCK_PACKET}}, Reason: "SOCK_PACKET"},
+	// Terminal ioctls that act on processes outside the sandbox: a hang-up
+	// signals every process of the terminal's session (the user's shell);
+	// TIOCCONS redirects the console; a line discipline loads kernel code
+	// and rewrites the byte stream. TIOCSCTTY is not refused, not even
+	// with the "steal" argument 1: util-linux script and other pty tools
+	// pass 1 for a terminal no session holds, and stealing one that a
+	// session holds needs CAP_SYS_ADMIN, which stage 2 drops (and fails
+	// closed if it cannot); the terminals the agent can open at all are
+	// its own (notify/device_linux.go).
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCVHANGUP}, Reason: "hangs up the terminal: SIGHUP to every process of its session"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCCONS}, Reason: "redirects the console to this terminal"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: unix.TIOCSETD}, Reason: "line disciplines load kernel code and rewrite the terminal's stream"},
 }

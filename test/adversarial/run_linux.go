@@ -199,6 +199,7 @@ func (r *Runner) judgeAttack(c Case, w *World, svc *services, out string) Result
 		bad = append(bad, fmt.Sprintf("the datagram service outside the sandbox received %d datagram(s)", n))
 	}
 	bad = append(bad, svc.filterChanges(c, w)...)
+	bad = append(bad, svc.devices.judge(w, out)...)
 	if !svc.victimAlive() {
 		bad = append(bad, "the process outside the sandbox was killed")
 	}

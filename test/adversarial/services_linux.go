@@ -22,7 +22,8 @@ type services struct {
 	closers   []io.Closer
 	listeners []net.Listener
 	procs     []*exec.Cmd
-	sysv      *sysvObjects // needs: sysv (services_filter_linux.go)
+	sysv      *sysvObjects    // needs: sysv (services_filter_linux.go)
+	devices   *deviceServices // judge_devices_linux.go
 }
 
 // startServices starts what every case gets (fake agent sockets, a fake
@@ -98,6 +99,10 @@ func (w *World) startServices(c Case) (*services, error) {
 			s.Close()
 			return nil, err
 		}
+	}
+	if s.devices, err = w.startDevices(c); err != nil {
+		s.Close()
+		return nil, err
 	}
 	return s, nil
 }
@@ -327,6 +332,7 @@ func zombie(pid int) bool {
 
 // Close stops every service.
 func (s *services) Close() {
+	s.devices.Close()
 	for _, l := range s.listeners {
 		l.Close()
 	}
