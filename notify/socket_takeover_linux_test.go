@@ -52,7 +52,7 @@ func TestUnixAbstractTakeover(t *testing.T) {
 		}
 		defer l.Close()
 		os.WriteFile(taken, nil, 0o644)
-		l.(*net.UnixListener).SetDeadline(time.Now().Add(5 * time.Second))
+		l.(*net.UnixListener).SetDeadline(time.Now().Add(time.Second))
 		c, err := l.Accept()
 		if err != nil {
 			return

@@ -24,3 +24,15 @@ func firstLineWith(s, sub string) string {
 	}
 	return ""
 }
+
+// serviceMarker is what attack 176 prints when it bound a socket name an
+// outside client connects to.
+const serviceMarker = "AIXADV-BOUND-SERVICE-NAME"
+
+// judgeServiceNames flags a case that bound such a name (issue 14 item 9).
+func judgeServiceNames(out string) []string {
+	if strings.Contains(out, serviceMarker) {
+		return []string{"bound a socket name outside clients connect to: " + firstLineWith(out, serviceMarker)}
+	}
+	return nil
+}
