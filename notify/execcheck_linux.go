@@ -95,7 +95,7 @@ const (
 
 // Exec watch timing.
 const (
-	execWatchFirst = 100 * time.Microsecond
+	execWatchFirst = 500 * time.Microsecond
 	execWatchMax   = 10 * time.Millisecond
 	execWatchFor   = 5 * time.Second
 )
