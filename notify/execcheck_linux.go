@@ -287,6 +287,14 @@ func (s *Supervisor) verifyExec(tgid, tid int) execState {
 			s.dropExec(tgid, e, nil)
 			return execOK
 		}
+		if errIs(err, unix.EACCES) || errIs(err, unix.EPERM) {
+			// A non-dumpable image (an execute-only file) that an
+			// unprivileged broker cannot inspect: it cannot serve its
+			// syscalls either (its memory is unreadable), so nothing
+			// legitimate is lost by failing closed.
+			s.killExec(tgid, e, checks[len(checks)-1], "", "the new image cannot be verified (/proc/<pid>/exe unreadable)")
+			return execMismatch
+		}
 		return execPending // exiting, or a kernel answer we cannot read now
 	}
 	var returned []*execCheck // checks whose exec is over, the image unchanged

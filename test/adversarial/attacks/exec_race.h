@@ -79,7 +79,7 @@ static void exec_status(int st) {
 	else if (WIFEXITED(st) && WEXITSTATUS(st) == 0) exec_allowed++;
 	else if (WIFEXITED(st) && WEXITSTATUS(st) == 42) exec_won++;
 	else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) exec_killed++;
-	else exec_other++;
+	else if (exec_other++ < 3) printf("exec attempt ended with status %#x\n", st);
 }
 
 // exec_spin waits about n iterations without a syscall.
@@ -95,7 +95,11 @@ static void exec_race(void (*attempt)(void), int tries) {
 	time_t end = time(0) + 20;
 	for (int i = 0; i < tries && time(0) < end && !exec_won; i++) {
 		pid_t p = fork();
-		if (p == 0) { attempt(); _exit(errno == EACCES ? 13 : 14); }
+		if (p == 0) {
+			attempt();
+			if (errno != EACCES && i < 3) { printf("exec: %s\n", strerror(errno)); fflush(stdout); }
+			_exit(errno == EACCES ? 13 : 14);
+		}
 		int st;
 		waitpid(p, &st, 0);
 		exec_status(st);
