@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -214,6 +215,16 @@ func (s *InterposerServer) answer(r Request) (Response, int) {
 		d := s.broker.Decide(op, r.Path)
 		return Response{Type: MsgDecision, Version: ProtoVersion, Action: string(d.Action), Errno: string(d.Errno)}, -1
 	case MsgStub:
+		// The library sends the canonical path it resolved; the broker
+		// decides and serves only such a path, and the stub function
+		// opens it refusing any symlink (notify.StubFD), so the view
+		// served is the one an open of that very name in the sandbox is
+		// served. A raw string (a "..", /proc/self of the broker, a
+		// symlink) would let a redact glob match one file and the broker
+		// open another with its own rights.
+		if !stubPath(r.Path) {
+			return errorResponse("stub: not a canonical path"), -1
+		}
 		d := s.broker.Decide(policy.OpRead, r.Path)
 		if d.Action != policy.Redact || s.stub == nil {
 			return errorResponse("stub: not a redacted path"), -1
@@ -229,6 +240,14 @@ func (s *InterposerServer) answer(r Request) (Response, int) {
 		}
 	}
 	return Response{}, -1
+}
+
+// stubPath reports whether p is a path the broker serves a stub for:
+// absolute, clean (no ".", "..", empty component or trailing slash) and
+// not under /proc, whose magic links would resolve in the broker.
+func stubPath(p string) bool {
+	return p != "" && p[0] == '/' && path.Clean(p) == p &&
+		p != "/proc" && !strings.HasPrefix(p, "/proc/")
 }
 
 func errorResponse(msg string) Response {

@@ -175,3 +175,41 @@ func TestServerSurvivesJunk(t *testing.T) {
 		t.Errorf("hints = %+v, want %+v", got, want)
 	}
 }
+
+// TestServerStubRefusesUncanonical is the attack of issue 14 item 10: the
+// stub request was decided on the client's raw string and then opened by
+// the broker with its own rights, so a redact glob (**/.env) matched a
+// path that walks through the broker's /proc/self, a "..", or a symlink
+// and served the redacted view (key names, existence) of any .env on the
+// machine. Only canonical paths outside /proc are answered now; the
+// stub function (notify.StubFD) refuses any symlink on the way.
+func TestServerStubRefusesUncanonical(t *testing.T) {
+	_, c := startServer(t, fixedDecider{policy.Decision{Action: policy.Redact}}, nil)
+	for _, p := range []string{
+		"/proc/self/cwd/../other-project/.env",
+		"/proc/1/root/home/u/other-project/.env",
+		"/proc/thread-self/root/etc/.env",
+		"/home/u/proj/../other-project/.env",
+		"/home/u/proj/./.env",
+		"/home/u//proj/.env",
+		"/home/u/proj/.env/",
+		"home/u/proj/.env",
+		"",
+		"/proc",
+	} {
+		resp, fd, _ := c.ask(encode(t, Request{Type: MsgStub, Version: ProtoVersion, Path: p}))
+		if fd >= 0 {
+			unix.Close(fd)
+		}
+		if resp.Type != MsgError || fd >= 0 {
+			t.Errorf("stub %q = %+v, fd %d; want an error and no descriptor", p, resp, fd)
+		}
+	}
+	resp, fd, _ := c.ask(encode(t, Request{Type: MsgStub, Version: ProtoVersion, Path: "/home/u/proj/.env"}))
+	if fd >= 0 {
+		unix.Close(fd)
+	}
+	if resp.Type != MsgStub || fd < 0 {
+		t.Errorf("stub of a canonical path = %+v, fd %d; want the stub", resp, fd)
+	}
+}

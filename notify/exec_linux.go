@@ -50,13 +50,31 @@ func handleExec(r *Request) Reply {
 	if d := r.DecideExec(f.Path, argv); !d.Allowed() {
 		return Denied(d, policy.OpExec)
 	}
-	// TOCTOU: the kernel must perform the exec itself, so the path is
-	// looked up again after the check and a sibling thread could swap it.
-	// What it can swap in is bounded by Landlock: EXECUTE is granted only
-	// below the exec roots, and the kernel checks it on the file it really
-	// executes (and on its interpreter). Deny-by-basename inside those
-	// roots is a documented convenience, not a boundary.
-	return Continue("exec: bounded by Landlock EXECUTE")
+	c, err := r.prepareExec(f.FD, f.Path, argv)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	if r.tgid == 0 {
+		r.tgid = r.sup.tgids.get(r.TID())
+	}
+	start, err := r.sup.watchExec(r.tgid, c)
+	if err != nil {
+		return ErrorOf(err)
+	}
+	if err := r.Valid(); err != nil { // the pidfd is of the caller's process
+		return ErrorOf(err)
+	}
+	r.afterReply = start
+	// TOCTOU: the kernel must perform the exec itself, so it reads the
+	// path and argv again after the check, and a sibling thread (or a
+	// process sharing the page, or a rename of a symlink on the way)
+	// could swap them. What it can swap in is bounded by Landlock
+	// (EXECUTE only below the exec roots, checked by the kernel on the
+	// file it really executes and its interpreter), and the exec check
+	// (execcheck_linux.go) verifies the new image against the decided
+	// file, its interpreters and the argv, at its first trapped syscall
+	// and by a watch, and kills a mismatch.
+	return Continue("exec: verified after the fact (execcheck_linux.go), bounded by Landlock EXECUTE")
 }
 
 // resolveExec resolves the file an exec would run.

@@ -3,6 +3,7 @@ package notify
 import (
 	"bytes"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,8 +45,15 @@ import (
 //     connect checks again that this socket is still the one bound there.
 //   - AF_UNIX, abstract: the broker is outside the Landlock domain whose
 //     scoping keeps the agent from abstract sockets outside it, so connect
-//     is performed only to a name a sandboxed process bound (bind and
-//     autobind are recorded); any other is EPERM, as Landlock answers.
+//     is performed only to the very socket a sandboxed process bound under
+//     that name (bind and autobind are recorded with the socket's inode,
+//     checked by sock_diag before and after the connect); any other is
+//     EPERM, as Landlock answers.
+//   - bind to a name an outside client connects to (an X display, the
+//     D-Bus bus, tmux, ssh-agent, gpg-agent, /run: serviceSocket), as a
+//     path or an abstract name, is refused: the agent would receive the
+//     outside's connections. A path-like abstract name is decided like
+//     the path.
 //   - Unnamed or malformed addresses go to the kernel on the duplicate:
 //     autobind, AF_UNSPEC disconnect, EINVAL.
 //
@@ -127,19 +135,111 @@ func (r *Request) sockCall(fd int, addr []byte) Reply {
 }
 
 // abstractSocket serves connect and bind to an abstract address.
+//
+// bind: a name an outside client looks for (serviceSocket), or a
+// path-like name (the convention: "@/tmp/.X11-unix/X0") the policy does
+// not let the agent create, is refused: an outside client would connect
+// in to the agent. The socket's inode is recorded with the name.
+//
+// connect: only to the very socket the session bound under that name:
+// sock_diag must report that the recorded socket still exists and holds
+// the name, before the connect and again after it (a name stays bound to
+// its socket until the socket is destroyed, so the recorded socket held it
+// throughout and the connect reached it). A name released by the sandbox
+// and taken by an outside server is refused (EPERM, as Landlock's scoping
+// answers); a swap between the two checks is undone (shutdown, EACCES).
 func (r *Request) abstractSocket(fd int, addr []byte) Reply {
 	name := string(addr[2:])
 	shown := "@" + strings.Trim(strconv.Quote(name[1:]), `"`)
-	if r.Syscall == "connect" && !r.sup.sockets.hasAbstract(name) {
-		d := policy.Decision{Action: policy.Deny, Rule: policy.Rule{List: "abstract socket not bound in the session"}}
-		r.note(OpConnect, shown, d)
+	r.attempted = shown
+	if r.Syscall == "bind" {
+		if why, ok := serviceSocket(name[1:]); ok {
+			r.note(policy.OpCreate, shown, serviceDenial(why))
+			return Errno(syscall.EACCES)
+		}
+		if strings.HasPrefix(name[1:], "/") {
+			if err := r.allow(policy.OpCreate, path.Clean(name[1:])); err != nil {
+				return ErrorOf(err)
+			}
+		}
+		reply := r.sockCall(fd, addr)
+		if reply.kind == replyValue {
+			r.sup.sockets.addAbstract(name, fd)
+		}
+		return reply
+	}
+	sock, ok := r.sup.sockets.abstractInode(name)
+	if !ok || !abstractHeld(sock, name) {
+		why := "abstract socket not bound in the session"
+		if ok {
+			why = "abstract socket bound in the session, released since: the name may be another's"
+		}
+		r.note(OpConnect, shown, policy.Decision{Action: policy.Deny, Rule: policy.Rule{List: why}})
 		return Errno(syscall.EPERM)
 	}
 	reply := r.sockCall(fd, addr)
-	if r.Syscall == "bind" && reply.kind == replyValue {
-		r.sup.sockets.addAbstract(name)
+	if reply.kind == replyErrno && reply.errno != syscall.EINPROGRESS {
+		return reply // not connected
+	}
+	if !abstractHeld(sock, name) {
+		unix.Shutdown(fd, unix.SHUT_RDWR) // the caller's socket: the same open file description
+		r.note(OpConnect, shown, policy.Decision{Action: policy.Deny, Rule: policy.Rule{List: "abstract socket released during the connect: undone"}})
+		return Errno(syscall.EACCES)
 	}
 	return reply
+}
+
+// abstractHeld reports whether the socket with inode sock still exists
+// and is bound to the abstract name.
+func abstractHeld(sock uint64, name string) bool {
+	got, err := boundName(sock)
+	return err == nil && got == name
+}
+
+// serviceDenial is the decision recorded for a bind refused by
+// serviceSocket.
+func serviceDenial(why string) policy.Decision {
+	return policy.Decision{Action: policy.Deny, Errno: policy.EACCES,
+		Rule: policy.Rule{List: "unix socket name of an outside service", Comment: why}}
+}
+
+// Names of sockets that clients outside the sandbox connect to: a
+// sandboxed server bound there would be reached from outside (an X
+// client typing into it, ssh or git handing it keys, a D-Bus client, a
+// tmux client). Each is a prefix of the socket's path (or abstract name)
+// or a prefix of its base name.
+var (
+	servicePrefixes = []struct{ prefix, what string }{
+		{"/tmp/.X11-unix/", "an X display"}, {"/tmp/.ICE-unix/", "the ICE session manager"},
+		{"/tmp/.XIM-unix/", "an X input method"}, {"/tmp/.font-unix/", "the X font server"},
+		{"/tmp/dbus-", "a D-Bus bus"}, {"/tmp/tmux-", "a tmux server"}, {"/tmp/ssh-", "an ssh-agent"},
+		{"/tmp/screens/", "a screen session"}, {"/tmp/emacs", "an Emacs server"},
+		{"/tmp/.s.PGSQL.", "PostgreSQL"}, {"/tmp/mysql", "MySQL"}, {"/tmp/kitty-", "a kitty terminal"},
+		{"/run/", "a system or session service (/run)"}, {"/var/run/", "a system service (/var/run)"},
+	}
+	serviceBases = []struct{ prefix, what string }{
+		{"bus", "a D-Bus bus"}, {"system_bus_socket", "the D-Bus system bus"},
+		{"docker.sock", "the Docker daemon"}, {"podman.sock", "Podman"}, {"containerd.sock", "containerd"},
+		{"S.gpg-agent", "gpg-agent"}, {"S.scdaemon", "gpg's scdaemon"}, {"S.dirmngr", "gpg's dirmngr"}, {"S.keyboxd", "gpg's keyboxd"},
+		{"wayland-", "a Wayland compositor"}, {"pipewire-", "PipeWire"},
+	}
+)
+
+// serviceSocket reports whether name (a canonical path, or an abstract
+// name without its NUL) is one an outside client connects to, and which.
+func serviceSocket(name string) (string, bool) {
+	for _, p := range servicePrefixes {
+		if strings.HasPrefix(name, p.prefix) {
+			return p.what, true
+		}
+	}
+	base := name[strings.LastIndexByte(name, '/')+1:]
+	for _, b := range serviceBases {
+		if base == b.prefix || (strings.HasSuffix(b.prefix, "-") || strings.HasPrefix(b.prefix, "S.")) && strings.HasPrefix(base, b.prefix) {
+			return b.what, true
+		}
+	}
+	return "", false
 }
 
 // connectPath serves connect to a pathname unix socket.
@@ -205,6 +305,10 @@ func (r *Request) bindPath(fd int, path string) Reply {
 		if err := r.allow(policy.OpCreate, p.Path()); err != nil {
 			return err
 		}
+		if why, ok := serviceSocket(p.Path()); ok {
+			r.note(policy.OpCreate, p.Path(), serviceDenial(why))
+			return fmt.Errorf("bind %s: %w", p.Path(), unix.EACCES)
+		}
 		at := "/proc/self/fd/" + strconv.Itoa(p.FD) + "/" + p.Name
 		if len(at) > sunPathMax {
 			return fmt.Errorf("bind %s: %w", p.Path(), unix.ENAMETOOLONG)
@@ -234,7 +338,7 @@ func sockaddrUnix(path string) []byte {
 type sessionSockets struct {
 	mu       sync.Mutex
 	inodes   map[[2]uint64]uint64 // (dev, low 32 bits of ino) of a bound socket file: the socket's own inode
-	abstract map[string]struct{}  // abstract names, leading NUL included
+	abstract map[string]uint64    // abstract name (leading NUL included) → the bound socket's inode
 }
 
 // addBound records the file the socket fd is now bound to. If the kernel
@@ -265,7 +369,7 @@ func (s *sessionSockets) addAutobound(fd int) {
 		return
 	}
 	if u, ok := sa.(*unix.SockaddrUnix); ok && strings.HasPrefix(u.Name, "@") {
-		s.addAbstract("\x00" + u.Name[1:])
+		s.addAbstract("\x00"+u.Name[1:], fd)
 	}
 }
 
@@ -285,18 +389,25 @@ func (s *sessionSockets) hasInode(dev, ino uint64) bool {
 	return err == nil && [2]uint64{bdev, uint64(bino)} == key
 }
 
-func (s *sessionSockets) addAbstract(name string) {
+// addAbstract records that socket fd is bound to the abstract name.
+func (s *sessionSockets) addAbstract(name string, fd int) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.abstract == nil {
-		s.abstract = make(map[string]struct{})
+		s.abstract = make(map[string]uint64)
 	}
-	s.abstract[name] = struct{}{}
+	s.abstract[name] = st.Ino
 }
 
-func (s *sessionSockets) hasAbstract(name string) bool {
+// abstractInode returns the inode of the socket the session last bound to
+// the abstract name.
+func (s *sessionSockets) abstractInode(name string) (uint64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.abstract[name]
-	return ok
+	ino, ok := s.abstract[name]
+	return ino, ok
 }

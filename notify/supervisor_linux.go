@@ -36,7 +36,8 @@ type Supervisor struct {
 	agentCaps    uint64            // the agent's effective set while capsReduced and no credential changed
 	numbers      map[uint32]string
 	now          func() time.Time
-	tgids        tgidCache // thread → process ids for the audit records
+	tgids        tgidCache  // thread → process ids for the audit records
+	execs        execChecks // exec decisions to verify in the new image (execcheck_linux.go)
 
 	stop      int            // eventfd: written to stop the receiver
 	done      atomic.Bool    // Stop was called
@@ -266,7 +267,9 @@ func (s *Supervisor) serve(n seccomp.SeccompNotif, busy int64, thread *fsops.Thr
 	r.Syscall = s.numbers[uint32(n.Data.Nr)]
 	h := handlers[r.Syscall]
 	var reply Reply
-	if h == nil {
+	if !s.execImageOK(r) {
+		reply = Errno(syscall.EPERM) // killed: an exec ran what was not decided (execcheck_linux.go)
+	} else if h == nil {
 		reply = Errno(syscall.ENOSYS) // trapped without a handler: a bug; refuse
 	} else {
 		reply = call(h, r)
