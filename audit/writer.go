@@ -80,14 +80,14 @@ func open(cfg Config, now func() time.Time) (*Writer, error) {
 		return nil, err
 	}
 	w := &Writer{
-		cfg:   cfg,
-		now:   now,
-		app:   app,
-		kick:  make(chan struct{}, 1),
-		done:  make(chan struct{}),
-		quit:  make(chan struct{}),
-		batch: make([]Record, 0, flushAt),
-		spare: make([]Record, 0, flushAt),
+		cfg:    cfg,
+		now:    now,
+		app:    app,
+		kick:   make(chan struct{}, 1),
+		done:   make(chan struct{}),
+		quit:   make(chan struct{}),
+		batch:  make([]Record, 0, flushAt),
+		spare:  make([]Record, 0, flushAt),
 		room:   make(chan struct{}),
 		failed: make(chan struct{}),
 	}
