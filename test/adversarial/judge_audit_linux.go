@@ -98,8 +98,8 @@ func judgeAudit(c Case, w *World, out string) []string {
 			for _, id := range r.Sessions {
 				removed[id] = true
 			}
-		case r.Denied():
-			counts[r.SessionID]++
+		case r.Type == audit.TypeEvent && r.Decision != "allow":
+			counts[r.SessionID]++ // refused, redacted, or failed before a decision
 		case r.Type == "suppressed":
 			counts[r.SessionID] += r.Dropped
 		}
