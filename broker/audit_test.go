@@ -163,7 +163,9 @@ func TestBrokerFailsClosed(t *testing.T) {
 
 type allowAll struct{}
 
-func (allowAll) Decide(policy.Op, string) policy.Decision { return policy.Decision{Action: policy.Allow} }
+func (allowAll) Decide(policy.Op, string) policy.Decision {
+	return policy.Decision{Action: policy.Allow}
+}
 func (allowAll) DecideExec(string, []string) policy.Decision {
 	return policy.Decision{Action: policy.Allow}
 }
