@@ -19,20 +19,21 @@ type appender struct {
 	now  func() time.Time
 	lock *os.File
 
-	f       *os.File    // active file, nil until the first batch
-	fi      os.FileInfo // identity of f, to notice rotation by others
-	size    int64       // size of f as far as this process knows
-	fresh   bool        // size and tail are what this process wrote last
-	tail    anchor      // the record the next one links to
-	header  bool        // the active file has (or is about to get) a header
-	justHdr bool        // the active file holds only its header
-	dirty   bool        // bytes were written since the head was last updated
-	algOK   bool        // the active file's header names this appender's algorithm
-	stale   bool        // records were written without updating the head anchor
-	own     uint64      // seq of the first record this appender wrote (0: none yet)
-	rotRec  *Record     // what the last rotation removed, written after the next header
-	buf     []byte
-	hashBuf []byte
+	f        *os.File    // active file, nil until the first batch
+	fi       os.FileInfo // identity of f, to notice rotation by others
+	size     int64       // size of f as far as this process knows
+	fresh    bool        // size and tail are what this process wrote last
+	tail     anchor      // the record the next one links to
+	header   bool        // the active file has (or is about to get) a header
+	justHdr  bool        // the active file holds only its header
+	dirty    bool        // bytes were written since the head was last updated
+	algOK    bool        // the active file's header names this appender's algorithm
+	stale    bool        // records were written without updating the head anchor
+	own      uint64      // seq of the first record this appender wrote (0: none yet)
+	rotRec   *Record     // what the last rotation removed, written after the next header
+	overflow bool        // append past the size limit instead of rotating (WriteFinal after ErrLogFull)
+	buf      []byte
+	hashBuf  []byte
 }
 
 func newAppender(cfg Config, key []byte, now func() time.Time) (*appender, error) {
@@ -117,7 +118,7 @@ func (a *appender) add(r *Record) error {
 	}
 	saved, start := a.tail, len(a.buf)
 	a.encode(r)
-	if a.size+int64(len(a.buf)) <= a.cfg.MaxSizeBytes || a.justHdr {
+	if a.size+int64(len(a.buf)) <= a.cfg.MaxSizeBytes || a.justHdr || a.overflow {
 		a.justHdr = false
 		if a.own == 0 {
 			a.own = r.Seq

@@ -221,3 +221,70 @@ func TestRotationSaysWhatItRemoved(t *testing.T) {
 		t.Errorf("kept %d records, %d headers", kept, headers)
 	}
 }
+
+// TestWriteFinalAfterFailure: a failed writer still appends the session's
+// end, after a gap record counting what was dropped since the failure:
+// past the size limit when the log is full, and once the log can be
+// written again otherwise.
+func TestWriteFinalAfterFailure(t *testing.T) {
+	cases := []struct {
+		name  string
+		cfg   Config
+		flood func(w *Writer)
+		heal  func(cfg Config)
+	}{
+		{"log full", Config{MaxSizeBytes: 8 << 10, MaxFiles: 2}, func(w *Writer) {
+			for i := 0; i < 1000 && w.WriteSync(testEvent("S", i)) == nil; i++ {
+			}
+		}, func(Config) {}},
+		{"log replaced by a directory, then back", Config{}, func(w *Writer) {
+			cfg := w.cfg
+			os.Rename(cfg.Path, cfg.Path+".moved")
+			os.Mkdir(cfg.Path, 0o700)
+			w.WriteSync(testEvent("S", 1))
+		}, func(cfg Config) {
+			os.Remove(cfg.Path)
+			os.Rename(cfg.Path+".moved", cfg.Path)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.cfg
+			cfg.Path = filepath.Join(t.TempDir(), "audit.jsonl")
+			cfg.FlushInterval = time.Millisecond
+			w, err := Open(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.WriteSync(Record{Type: TypeSessionStart, SessionID: "S", PID: 1}); err != nil {
+				t.Fatal(err)
+			}
+			c.flood(w)
+			<-w.Failed()
+			w.Write(testEvent("S", 2))
+			w.WriteSync(testEvent("S", 3))
+			c.heal(cfg)
+			if err := w.WriteFinal(Record{Type: TypeSessionEnd, SessionID: "S", Result: "audit failed"}); err != nil {
+				t.Fatalf("WriteFinal: %v", err)
+			}
+			w.Close()
+			if _, err := VerifyLog(cfg.Path, nil); err != nil {
+				t.Fatalf("VerifyLog: %v", err)
+			}
+			files, _ := Files(cfg.Path)
+			var gap uint64
+			for e := range Scan(files) {
+				if e.Record.Type == TypeGap {
+					gap += e.Record.Dropped
+				}
+			}
+			if gap < 2 {
+				t.Errorf("gap records count %d dropped, want at least the 2 written after the failure", gap)
+			}
+			s, _ := Sessions(files)
+			if len(s) != 1 || s[0].Status != StatusEnded {
+				t.Errorf("sessions %+v, want S ended", s)
+			}
+		})
+	}
+}

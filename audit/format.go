@@ -152,6 +152,8 @@ func FormatSession(s *Session, color bool) string {
 	switch {
 	case s.Status == StatusRunning:
 		paintIf(&b, color, ansiYellow, "running")
+	case s.Status == StatusPartial:
+		b.WriteString("partial: its start and end are not in the files read")
 	case !s.Ended:
 		paintIf(&b, color, ansiRed, fmt.Sprintf("ABNORMAL: no end record, last seq %d at %s (killed, or its audit failed)",
 			s.LastSeq, s.LastTS.Local().Format("15:04:05")))

@@ -26,7 +26,9 @@ type Session struct {
 	PID        int       `json:"pid,omitempty"`        // the supervisor's, from session_start
 	LastSeq    uint64    `json:"last_seq"`             // the session's last record in the log
 	LastTS     time.Time `json:"last_ts"`
-	Status     string    `json:"status"` // StatusEnded, StatusRunning, StatusAbnormal
+	Status     string    `json:"status"` // StatusEnded, StatusRunning, StatusAbnormal, StatusPartial
+
+	started bool // its session_start was read
 }
 
 // Session statuses.
@@ -34,6 +36,7 @@ const (
 	StatusEnded    = "ended"    // a session_end record was seen
 	StatusRunning  = "running"  // no session_end yet, and its supervisor is alive
 	StatusAbnormal = "abnormal" // no session_end and its supervisor is gone: killed, or its audit failed
+	StatusPartial  = "partial"  // neither its session_start nor its session_end is in the files read
 )
 
 // Abnormal lists the sessions that ended without a session_end record.
@@ -76,6 +79,8 @@ func Sessions(paths []string) ([]Session, error) {
 		switch {
 		case s.Ended:
 			s.Status = StatusEnded
+		case !s.started:
+			s.Status = StatusPartial
 		case s.PID != 0 && processRunning(s.PID, s.Start):
 			s.Status = StatusRunning
 		default:
@@ -93,7 +98,7 @@ func (s *Session) add(r *Record) {
 	case TypeSuppressed:
 		s.Suppressed += r.Dropped
 	case TypeSessionStart:
-		s.Start, s.Cmd, s.Cwd, s.Policy, s.PID = r.TS, r.Cmd, r.Cwd, r.Policy, r.PID
+		s.Start, s.Cmd, s.Cwd, s.Policy, s.PID, s.started = r.TS, r.Cmd, r.Cwd, r.Policy, r.PID, true
 	case TypeSessionEnd:
 		s.End, s.Ended, s.ExitStatus = r.TS, true, r.ExitStatus
 	case TypeEvent:

@@ -109,6 +109,7 @@ func (w *Writer) Write(r Record) {
 	w.mu.Lock()
 	if w.failedLocked() {
 		w.stats.Dropped++
+		w.dropped++
 		w.mu.Unlock()
 		return
 	}
@@ -151,6 +152,9 @@ func (w *Writer) WriteSync(r Record) error {
 	w.mu.Lock()
 	if err := w.errLocked(); err != nil {
 		w.stats.Dropped++
+		if !w.closed {
+			w.dropped++
+		}
 		w.mu.Unlock()
 		return err
 	}
@@ -167,6 +171,47 @@ func (w *Writer) WriteSync(r Record) error {
 		return w.Err()
 	}
 	return nil
+}
+
+// WriteFinal appends a session's last record (its session_end) and
+// returns once it is in the file, even on a failed writer: after a gap
+// record counting every record dropped since the failure, and past the size
+// limit when the failure was [ErrLogFull] (the log is intact then, only
+// full). So a session stopped by its audit still says how it ended, unless
+// the file cannot be written at all.
+func (w *Writer) WriteFinal(r Record) error {
+	if y := r.TS.Year(); y < 1 || y > 9999 {
+		r.TS = w.now()
+	}
+	w.appMu.Lock()
+	defer w.appMu.Unlock()
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return errors.New("write audit record: writer closed")
+	}
+	failure := w.stats.Err
+	if !w.failedLocked() {
+		failure = nil
+	}
+	batch, dropped := w.take()
+	w.mu.Unlock()
+	if dropped > 0 {
+		batch = append(batch, Record{Type: TypeGap, TS: w.now(), Dropped: dropped})
+	}
+	batch = append(batch, r)
+	w.app.overflow = errors.Is(failure, ErrLogFull)
+	err := w.app.append(batch)
+	w.app.overflow = false
+	if failure == nil {
+		w.done1(batch, dropped, err)
+	} else if err == nil {
+		w.mu.Lock()
+		w.stats.Written += uint64(len(batch))
+		w.mu.Unlock()
+	}
+	w.giveBack(batch)
+	return err
 }
 
 // Failed is closed when the writer failed: a record could not be
@@ -312,6 +357,7 @@ func (w *Writer) flush() bool {
 	w.mu.Lock()
 	if w.failedLocked() {
 		w.stats.Dropped += uint64(len(w.batch))
+		w.dropped += uint64(len(w.batch))
 		clear(w.batch)
 		w.batch = w.batch[:0]
 		w.mu.Unlock()

@@ -39,8 +39,8 @@ type Failer interface {
 // The budget of refusals of one kind (operation, decision, rule, syscall)
 // written one by one: a burst of suppressBurst, then suppressRate a
 // second. Refusals over it are counted into one "suppressed" record per
-// kind, written at most suppressEvery after the first one counted, when the
-// kind is under budget again, and when the session ends.
+// kind, written suppressEvery after the first one counted (one record per
+// kind and second at most) and when the session ends (Flush).
 // The session as a whole has a budget too (sessionBurst, sessionRate), so
 // that varying the kind does not multiply the flood.
 const (
@@ -157,12 +157,8 @@ func (a *AuditRecorder) refusal(r audit.Record) {
 	}
 	b.tokens--
 	a.all.tokens--
-	var pending []audit.Record
-	if b.suppressed > 0 {
-		pending = append(pending, b.take())
-	}
 	a.mu.Unlock()
-	a.write(append(pending, r)...)
+	a.write(r)
 }
 
 // refill adds the tokens earned since the last refill.

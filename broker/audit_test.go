@@ -113,8 +113,9 @@ func TestRecorderFlood(t *testing.T) {
 	}
 }
 
-// TestRecorderSuppressedThenBudget: once the budget refills, the next
-// refusal of the kind is preceded by the suppressed count so far.
+// TestRecorderSuppressedThenBudget: a kind back under budget is written
+// one by one again; what was counted meanwhile comes in one suppressed
+// record at the flush.
 func TestRecorderSuppressedThenBudget(t *testing.T) {
 	w := newFakeWriter()
 	a := NewAuditRecorder(Session{ID: "S"}, w, true)
@@ -126,11 +127,14 @@ func TestRecorderSuppressedThenBudget(t *testing.T) {
 	}
 	clock = clock.Add(time.Second)
 	a.Record(ev)
-	n := len(w.synced)
-	if n < 2 || w.synced[n-2].Type != audit.TypeSuppressed || w.synced[n-2].Dropped != 10 || w.synced[n-1].Type != audit.TypeEvent {
-		t.Fatalf("%d records, last %+v, want a suppressed record of 10 then the event", n, w.synced[max(n-2, 0):])
+	if n := len(w.synced); n != suppressBurst+1 || w.synced[n-1].Type != audit.TypeEvent {
+		t.Fatalf("%d records, want the burst and the event after the refill", n)
 	}
 	a.Flush()
+	last := w.synced[len(w.synced)-1]
+	if last.Type != audit.TypeSuppressed || last.Dropped != 10 || last.Path != "/x" {
+		t.Fatalf("after Flush: %+v, want a suppressed record of 10", last)
+	}
 }
 
 // TestBrokerFailsClosed: once the audit writer fails, every decision is a

@@ -117,8 +117,14 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		end.Result = runErr.Error()
 	}
 	rec.Flush()
-	w.Write(end)
+	if err := w.Err(); err != nil {
+		end.Result = "audit failed: " + err.Error()
+	}
+	endErr := w.WriteFinal(end)
 	closeErr := w.Close()
+	if closeErr == nil {
+		closeErr = endErr
+	}
 	close(stopReport)
 	if runErr != nil {
 		return execError(runErr)
