@@ -159,6 +159,11 @@ func FormatSession(s *Session, color bool) string {
 			s.LastSeq, s.LastTS.Local().Format("15:04:05")))
 	default:
 		fmt.Fprintf(&b, "ended %s, exit %d", FormatDuration(s.End.Sub(s.Start)), s.ExitStatus)
+		if s.EndResult != "" {
+			b.WriteString(" (")
+			paintIf(&b, color, ansiRed, safe(s.EndResult))
+			b.WriteString(")")
+		}
 	}
 	return b.String()
 }

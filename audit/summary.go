@@ -19,6 +19,7 @@ type Session struct {
 	End        time.Time `json:"end"`   // zero without a session_end record
 	Ended      bool      `json:"ended"` // a session_end record was seen
 	ExitStatus int       `json:"exit_status"`
+	EndResult  string    `json:"end_result,omitempty"` // the session_end's result: why it failed, e.g. "audit failed: …"
 	Events     uint64    `json:"events"`
 	Denied     uint64    `json:"denied"`
 	Redacted   uint64    `json:"redacted"`
@@ -100,7 +101,7 @@ func (s *Session) add(r *Record) {
 	case TypeSessionStart:
 		s.Start, s.Cmd, s.Cwd, s.Policy, s.PID, s.started = r.TS, r.Cmd, r.Cwd, r.Policy, r.PID, true
 	case TypeSessionEnd:
-		s.End, s.Ended, s.ExitStatus = r.TS, true, r.ExitStatus
+		s.End, s.Ended, s.ExitStatus, s.EndResult = r.TS, true, r.ExitStatus, r.Result
 	case TypeEvent:
 		s.Events++
 		switch r.Decision {

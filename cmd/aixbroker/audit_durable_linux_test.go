@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -14,12 +16,21 @@ import (
 	"github.com/aixbroker/aixbroker/audit"
 )
 
+// durableBinary is the aixbroker these tests run: $AIXBROKER_AUDIT_TEST_BIN
+// (to show an older build failing them), else this tree's.
+func durableBinary(t *testing.T) string {
+	if b := os.Getenv("AIXBROKER_AUDIT_TEST_BIN"); b != "" {
+		return b
+	}
+	return buildBinary(t)
+}
+
 // startExec starts `aixbroker exec` on argv as who in the world, in its own
 // process group, and returns it with its combined output.
 func (w world) startExec(t *testing.T, who account, argv ...string) (*exec.Cmd, *bytes.Buffer, chan error) {
 	t.Helper()
 	full := append([]string{"exec", "--quiet", "--audit", w.auditLog(), "--"}, argv...)
-	cmd := exec.Command(buildBinary(t), full...)
+	cmd := exec.Command(durableBinary(t), full...)
 	cmd.Dir = w.project
 	cmd.Env = []string{"HOME=" + w.home, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "TMPDIR=/tmp"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -61,7 +72,7 @@ func (w world) verify(t *testing.T, sub ...string) (int, string) {
 	t.Helper()
 	args := append([]string{"audit"}, sub...)
 	args = append(args, "--file", w.auditLog())
-	out, err := exec.Command(buildBinary(t), args...).CombinedOutput()
+	out, err := exec.Command(durableBinary(t), args...).CombinedOutput()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		return ee.ExitCode(), string(out)
@@ -100,6 +111,52 @@ func TestKilledSupervisorIsFlagged(t *testing.T) {
 			}
 			if _, msg := w.verify(t, "sessions"); !strings.Contains(msg, "ABNORMAL") {
 				t.Errorf("audit sessions after the kill: %s", msg)
+			}
+		})
+	}
+}
+
+// TestDenialLoggedBeforeAnswer: the agent is refused, then at once leaves
+// a marker; the test kills the supervisor as soon as it sees the marker.
+// The refusal must be in the log: it was written before the agent got its
+// answer, not in a batch that died with the supervisor.
+func TestDenialLoggedBeforeAnswer(t *testing.T) {
+	for _, who := range accounts(t) {
+		t.Run(who.name, func(t *testing.T) {
+			w := newWorld(t, who)
+			marker := filepath.Join(w.project, "marker")
+			lost := 0
+			const rounds = 5
+			for range rounds {
+				os.Remove(marker)
+				cmd, _, done := w.startExec(t, who, "sh", "-c", fmt.Sprintf("cat ~/.ssh/id_rsa 2>/dev/null; : > %s; exec sleep 60", marker))
+				for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Microsecond) {
+					if _, err := os.Stat(marker); err == nil {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatal("no marker")
+					}
+				}
+				cmd.Process.Kill()
+				<-done
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				found, session := false, ""
+				for e, err := range audit.Scan([]string{w.auditLog()}) {
+					switch r := e.Record; {
+					case err != nil:
+					case r.Type == audit.TypeSessionStart:
+						session, found = r.SessionID, false
+					case r.SessionID == session && r.Denied() && strings.HasSuffix(r.Path, "/.ssh/id_rsa"):
+						found = true
+					}
+				}
+				if !found {
+					lost++
+				}
+			}
+			if lost > 0 {
+				t.Errorf("%d of %d refusals answered before the supervisor was killed are not in the log", lost, rounds)
 			}
 		})
 	}
