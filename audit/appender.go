@@ -162,6 +162,14 @@ func (a *appender) writeBuf() error {
 		return nil
 	}
 	n, err := a.f.Write(a.buf)
+	if err != nil && errors.Is(err, errFileTooLarge) && raiseFileSizeLimit() {
+		// Someone lowered this process's soft RLIMIT_FSIZE (a sandboxed
+		// child's prlimit64 on its parent): raised back to the hard
+		// limit, the rest of the buffer gets one more try.
+		var m int
+		m, err = a.f.Write(a.buf[n:])
+		n += m
+	}
 	a.size += int64(n)
 	a.buf = a.buf[:0]
 	if err != nil {

@@ -32,9 +32,35 @@ func platformFailCases() []failCase {
 
 // TestWriterFileSizeLimit: under RLIMIT_FSIZE the writer gets EFBIG (Go's
 // runtime catches SIGXFSZ and does nothing, so the write fails instead of
-// the process dying) and fails closed. The limit applies to the whole
+// the process dying) and fails closed; with only the soft limit lowered it
+// raises it back to the hard one and goes on. The limit applies to the whole
 // process, so the test runs in a child.
 func TestWriterFileSizeLimit(t *testing.T) {
+	if os.Getenv("AUDIT_FSIZE_SOFT_CHILD") != "" {
+		// Only the soft limit lowered: the writer raises it back and
+		// goes on.
+		lim := unix.Rlimit{Cur: 16 << 10, Max: unix.RLIM_INFINITY}
+		if err := unix.Setrlimit(unix.RLIMIT_FSIZE, &lim); err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{Path: filepath.Join(t.TempDir(), "audit.jsonl")}
+		w, err := Open(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 1000 { // about 300 KB
+			if err := w.WriteSync(testEvent("S", i)); err != nil {
+				t.Fatalf("WriteSync %d under a lowered soft limit: %v", i, err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := VerifyLog(cfg.Path, nil); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
 	if os.Getenv("AUDIT_FSIZE_CHILD") != "" {
 		lim := unix.Rlimit{Cur: 16 << 10, Max: 16 << 10}
 		if err := unix.Setrlimit(unix.RLIMIT_FSIZE, &lim); err != nil {
@@ -45,19 +71,21 @@ func TestWriterFileSizeLimit(t *testing.T) {
 		}})
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestWriterFileSizeLimit$", "-test.v")
-	cmd.Env = append(os.Environ(), "AUDIT_FSIZE_CHILD=1")
-	done := make(chan struct{})
-	var out []byte
-	var err error
-	go func() { out, err = cmd.CombinedOutput(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("child hung")
-	}
-	if err != nil || !strings.Contains(string(out), "--- PASS") {
-		t.Fatalf("child: %v\n%s", err, out)
+	for _, env := range []string{"AUDIT_FSIZE_CHILD=1", "AUDIT_FSIZE_SOFT_CHILD=1"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestWriterFileSizeLimit$", "-test.v")
+		cmd.Env = append(os.Environ(), env)
+		done := make(chan struct{})
+		var out []byte
+		var err error
+		go func() { out, err = cmd.CombinedOutput(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%s: child hung", env)
+		}
+		if err != nil || !strings.Contains(string(out), "--- PASS") {
+			t.Fatalf("%s: child: %v\n%s", env, err, out)
+		}
 	}
 }
