@@ -19,17 +19,21 @@ type appender struct {
 	now  func() time.Time
 	lock *os.File
 
-	f       *os.File    // active file, nil until the first batch
-	fi      os.FileInfo // identity of f, to notice rotation by others
-	size    int64       // size of f as far as this process knows
-	fresh   bool        // size and tail are what this process wrote last
-	tail    anchor      // the record the next one links to
-	header  bool        // the active file has (or is about to get) a header
-	justHdr bool        // the active file holds only its header
-	dirty   bool        // bytes were written since the head was last updated
-	algOK   bool        // the active file's header names this appender's algorithm
-	buf     []byte
-	hashBuf []byte
+	f        *os.File    // active file, nil until the first batch
+	fi       os.FileInfo // identity of f, to notice rotation by others
+	size     int64       // size of f as far as this process knows
+	fresh    bool        // size and tail are what this process wrote last
+	tail     anchor      // the record the next one links to
+	header   bool        // the active file has (or is about to get) a header
+	justHdr  bool        // the active file holds only its header
+	dirty    bool        // bytes were written since the head was last updated
+	algOK    bool        // the active file's header names this appender's algorithm
+	stale    bool        // records were written without updating the head anchor
+	own      uint64      // seq of the first record this appender wrote (0: none yet)
+	rotRec   *Record     // what the last rotation removed, written after the next header
+	overflow bool        // append past the size limit instead of rotating (WriteFinal after ErrLogFull)
+	buf      []byte
+	hashBuf  []byte
 }
 
 func newAppender(cfg Config, key []byte, now func() time.Time) (*appender, error) {
@@ -51,8 +55,15 @@ func newAppender(cfg Config, key []byte, now func() time.Time) (*appender, error
 	return &appender{cfg: cfg, h: h, now: now, lock: lock, buf: make([]byte, 0, writeChunk+64<<10)}, nil
 }
 
-// append encodes, chains and appends records under the exclusive lock.
-func (a *appender) append(recs []Record) error {
+// append encodes, chains and appends records under the exclusive lock,
+// then updates the head anchor.
+func (a *appender) append(recs []Record) error { return a.appendRecs(recs, true) }
+
+// appendNow appends records with write(2) before it returns, leaving the
+// head anchor to the next append (see Writer.WriteSync).
+func (a *appender) appendNow(recs []Record) error { return a.appendRecs(recs, false) }
+
+func (a *appender) appendRecs(recs []Record, head bool) error {
 	if err := flock(a.lock, true); err != nil {
 		return err
 	}
@@ -68,6 +79,20 @@ func (a *appender) append(recs []Record) error {
 			return err
 		}
 	}
+	if !head {
+		err := a.writeBuf()
+		if err == nil && a.cfg.Fsync && a.dirty {
+			if err = a.f.Sync(); err != nil {
+				err = fmt.Errorf("sync audit log: %w", err)
+			}
+		}
+		if err != nil {
+			a.fresh = false
+			return err
+		}
+		a.stale, a.fresh = a.stale || a.dirty, true
+		return nil
+	}
 	if err := a.commit(); err != nil {
 		a.fresh = false
 		return err
@@ -75,17 +100,29 @@ func (a *appender) append(recs []Record) error {
 	return nil
 }
 
+// ErrLogFull is wrapped by the error of a rotation that would remove
+// records this writer wrote itself: the running session's records are
+// never rotated away.
+var ErrLogFull = errors.New("the log's files are full of this session's records")
+
 // add appends one record to the pending buffer, rotating first if the
 // active file would grow past the limit.
 func (a *appender) add(r *Record) error {
 	if !a.header {
 		a.encode(&Record{Type: TypeFileStart, Alg: a.h.alg})
 		a.header, a.justHdr = true, true
+		if a.rotRec != nil {
+			a.encode(a.rotRec)
+			a.rotRec = nil
+		}
 	}
 	saved, start := a.tail, len(a.buf)
 	a.encode(r)
-	if a.size+int64(len(a.buf)) <= a.cfg.MaxSizeBytes || a.justHdr {
+	if a.size+int64(len(a.buf)) <= a.cfg.MaxSizeBytes || a.justHdr || a.overflow {
 		a.justHdr = false
+		if a.own == 0 {
+			a.own = r.Seq
+		}
 		if len(a.buf) >= writeChunk {
 			return a.writeBuf()
 		}
@@ -125,6 +162,14 @@ func (a *appender) writeBuf() error {
 		return nil
 	}
 	n, err := a.f.Write(a.buf)
+	if err != nil && errors.Is(err, errFileTooLarge) && raiseFileSizeLimit() {
+		// Someone lowered this process's soft RLIMIT_FSIZE (a sandboxed
+		// child's prlimit64 on its parent): raised back to the hard
+		// limit, the rest of the buffer gets one more try.
+		var m int
+		m, err = a.f.Write(a.buf[n:])
+		n += m
+	}
 	a.size += int64(n)
 	a.buf = a.buf[:0]
 	if err != nil {
@@ -139,10 +184,10 @@ func (a *appender) commit() error {
 	if err := a.writeBuf(); err != nil {
 		return err
 	}
-	if !a.dirty {
+	if !a.dirty && !a.stale {
 		return nil
 	}
-	a.dirty = false
+	a.dirty, a.stale = false, false
 	if a.cfg.Fsync {
 		if err := a.f.Sync(); err != nil {
 			return fmt.Errorf("sync audit log: %w", err)
@@ -180,6 +225,9 @@ func (a *appender) rotate() error {
 	}
 	a.f.Close()
 	a.f = nil
+	if err := a.checkRemoval(); err != nil {
+		return err
+	}
 	if a.cfg.MaxFiles <= 1 {
 		if err := os.Remove(a.cfg.Path); err != nil {
 			return fmt.Errorf("rotate audit log: %w", err)
@@ -196,6 +244,28 @@ func (a *appender) rotate() error {
 		return err
 	}
 	a.header = false
+	return nil
+}
+
+// checkRemoval looks at the file the rotation is about to remove (the
+// oldest one kept): it refuses when that file holds a record this
+// appender wrote (ErrLogFull), and otherwise prepares the "rotated" record
+// that says what goes: the seq range, the count and the sessions.
+func (a *appender) checkRemoval() error {
+	name := rotatedName(a.cfg.Path, max(a.cfg.MaxFiles-1, 0))
+	gone, ok, err := summarizeFile(name, lastRotated(a.cfg.Path))
+	if err != nil {
+		return fmt.Errorf("rotate audit log: %w", err)
+	}
+	if !ok {
+		return nil
+	}
+	if a.own != 0 && gone.ToSeq >= a.own {
+		return fmt.Errorf("rotate audit log: %w (%d files of %d bytes; raise max_size_mb or max_files in config.yaml): %s would be removed",
+			ErrLogFull, a.cfg.MaxFiles, a.cfg.MaxSizeBytes, name)
+	}
+	gone.TS = a.now()
+	a.rotRec = &gone
 	return nil
 }
 

@@ -113,3 +113,57 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkDenialWrite compares, on the caller's path, one denial record
+// written the three ways: "batched" is Write (into memory; the flusher
+// appends later), "sync" is WriteSync (lock, identity check, encode, chain,
+// write(2) before it returns; what a refusal costs the agent now), and
+// "native" is one write(2) of a line of the same size to a file opened
+// O_APPEND, the floor any synchronous log pays.
+func BenchmarkDenialWrite(b *testing.B) {
+	r := testEvent("01HV2K0000000000000000000A", 5) // a denial
+	b.Run("batched", func(b *testing.B) {
+		w, err := Open(Config{Path: filepath.Join(b.TempDir(), "audit.jsonl")})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer w.Close()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if i%flushAt == 0 {
+				b.StopTimer()
+				waitTaken(w)
+				b.StartTimer()
+			}
+			w.Write(r)
+		}
+	})
+	b.Run("sync", func(b *testing.B) {
+		w, err := Open(Config{Path: filepath.Join(b.TempDir(), "audit.jsonl")})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer w.Close()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if err := w.WriteSync(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("native", func(b *testing.B) {
+		line := MarshalLine(&r)
+		line = append(line, '\n')
+		fd, err := syscall.Open(filepath.Join(b.TempDir(), "native.jsonl"), syscall.O_WRONLY|syscall.O_CREAT|syscall.O_APPEND|syscall.O_CLOEXEC, 0o600)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer syscall.Close(fd)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := syscall.Write(fd, line); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -59,6 +59,10 @@ func appendBody(b []byte, r *Record) []byte {
 		b = append(b, `,"dropped":`...)
 		b = strconv.AppendUint(b, r.Dropped, 10)
 	}
+	b = appendUintField(b, "from_seq", r.FromSeq)
+	b = appendUintField(b, "to_seq", r.ToSeq)
+	b = appendList(b, "sessions", r.Sessions)
+	b = appendStringField(b, "last_path", r.LastPath)
 	b = appendStringField(b, "alg", r.Alg)
 	b = append(b, `,"prev":`...)
 	return appendString(b, r.Prev)
@@ -82,6 +86,38 @@ func appendIntField(b []byte, key string, v int64) []byte {
 	b = append(b, key...)
 	b = append(b, '"', ':')
 	return strconv.AppendInt(b, v, 10)
+}
+
+func appendUintField(b []byte, key string, v uint64) []byte {
+	if v == 0 {
+		return b
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendUint(b, v, 10)
+}
+
+// appendList appends a list of strings, at most maxCmdArgs of them.
+func appendList(b []byte, key string, list []string) []byte {
+	if len(list) == 0 {
+		return b
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':', '[')
+	for i, s := range list {
+		if i == maxCmdArgs {
+			b = append(b, ',')
+			b = appendString(b, truncMark+" "+strconv.Itoa(len(list)-i)+" more")
+			break
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, s)
+	}
+	return append(b, ']')
 }
 
 func appendCmd(b []byte, cmd []string) []byte {

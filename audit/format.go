@@ -54,6 +54,13 @@ func Format(r *Record, color bool) string {
 	case TypeSessionEnd:
 		paint(ansiBold+ansiCyan, "end   ")
 		fmt.Fprintf(&b, " session %s exit status %d", safe(r.SessionID), r.ExitStatus)
+	case TypeSuppressed:
+		paint(ansiBold+ansiYellow, "FLOOD ")
+		fmt.Fprintf(&b, " %d %s of %s by %s [%s] counted, not written one by one (first %s, last %s)", r.Dropped, orDash(safe(r.Decision)),
+			orDash(safe(r.Op)), orDash(safe(r.Rule)), safe(r.Syscall), orDash(safe(r.Path)), orDash(safe(r.LastPath)))
+	case TypeRotated:
+		paint(ansiBold+ansiYellow, "ROTATE")
+		fmt.Fprintf(&b, " seq %d..%d (%d records) rotated away; sessions with records in them: %s", r.FromSeq, r.ToSeq, r.Dropped, safe(strings.Join(r.Sessions, " ")))
 	case TypeGap:
 		paint(ansiBold+ansiRed, "GAP   ")
 		fmt.Fprintf(&b, " %d record(s) dropped under pressure before this point", r.Dropped)
@@ -139,15 +146,33 @@ func FormatSession(s *Session, color bool) string {
 	}
 	fmt.Fprintf(&b, "%-40s ", safe(cmd))
 	fmt.Fprintf(&b, "events %d  denied %d  redacted %d  ", s.Events, s.Denied, s.Redacted)
+	if s.Suppressed > 0 {
+		fmt.Fprintf(&b, "suppressed %d  ", s.Suppressed)
+	}
 	switch {
-	case !s.Ended && color:
-		b.WriteString(ansiYellow + "no end record (running, or killed)" + ansiReset)
+	case s.Status == StatusRunning:
+		paintIf(&b, color, ansiYellow, "running")
+	case s.Status == StatusPartial:
+		b.WriteString("partial: its start and end are not in the files read")
 	case !s.Ended:
-		b.WriteString("no end record (running, or killed)")
+		paintIf(&b, color, ansiRed, fmt.Sprintf("ABNORMAL: no end record, last seq %d at %s (killed, or its audit failed)",
+			s.LastSeq, s.LastTS.Local().Format("15:04:05")))
 	default:
-		fmt.Fprintf(&b, "%s, exit %d", FormatDuration(s.End.Sub(s.Start)), s.ExitStatus)
+		fmt.Fprintf(&b, "ended %s, exit %d", FormatDuration(s.End.Sub(s.Start)), s.ExitStatus)
+		if s.EndResult != "" {
+			b.WriteString(" (")
+			paintIf(&b, color, ansiRed, safe(s.EndResult))
+			b.WriteString(")")
+		}
 	}
 	return b.String()
+}
+
+func paintIf(b *strings.Builder, color bool, c, s string) {
+	if color {
+		s = c + s + ansiReset
+	}
+	b.WriteString(s)
 }
 
 // WriteSummary renders a summary as a small report.

@@ -45,22 +45,24 @@ func writeSession(w *Writer, session string, n int) {
 	w.Write(Record{Type: TypeSessionEnd, SessionID: session, Profile: "claude-code", PID: 4421, AgentCmd: "claude", ExitStatus: 3})
 }
 
-// genLog writes sessions of n events each into a new log under t.TempDir()
-// and returns its config.
+// genLog writes sessions of n events each into a new log under t.TempDir(),
+// each through its own writer as `aixbroker exec` does, and returns its
+// config.
 func genLog(t testing.TB, cfg Config, sessions []string, n int) Config {
 	t.Helper()
 	if cfg.Path == "" {
 		cfg.Path = filepath.Join(t.TempDir(), "audit.jsonl")
 	}
-	w, err := open(cfg, testClock())
-	if err != nil {
-		t.Fatal(err)
-	}
+	clock := testClock()
 	for _, s := range sessions {
+		w, err := open(cfg, clock)
+		if err != nil {
+			t.Fatal(err)
+		}
 		writeSession(w, s, n)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return cfg
 }

@@ -13,6 +13,8 @@ const (
 	TypeEvent        = "event"         // one decision on one operation
 	TypeSessionEnd   = "session_end"   // the session's exit status
 	TypeGap          = "gap"           // records the writer had to drop, with their count
+	TypeSuppressed   = "suppressed"    // denials of one kind over the session's budget, counted instead of written one by one
+	TypeRotated      = "rotated"       // what a rotation removed: the seq range and the sessions that had records in it
 )
 
 // Hash algorithms named by a file's first record.
@@ -54,8 +56,18 @@ type Record struct {
 	LandlockABI int      `json:"landlock_abi,omitempty"` // 0 when Landlock is unavailable
 	ExitStatus  int      `json:"exit_status"`            // written only in session_end records
 
-	// Gap records.
+	// Gap, suppressed and rotated records: how many records are not in the
+	// log (dropped, counted instead of written, removed by rotation).
 	Dropped uint64 `json:"dropped,omitempty"`
+
+	// Rotated records: the seq range of the records removed and the
+	// sessions that had records in it.
+	FromSeq  uint64   `json:"from_seq,omitempty"`
+	ToSeq    uint64   `json:"to_seq,omitempty"`
+	Sessions []string `json:"sessions,omitempty"`
+
+	// Suppressed records: the last path counted (Path holds the first).
+	LastPath string `json:"last_path,omitempty"`
 
 	// File headers.
 	Alg string `json:"alg,omitempty"`

@@ -19,9 +19,36 @@ type Session struct {
 	End        time.Time `json:"end"`   // zero without a session_end record
 	Ended      bool      `json:"ended"` // a session_end record was seen
 	ExitStatus int       `json:"exit_status"`
+	EndResult  string    `json:"end_result,omitempty"` // the session_end's result: why it failed, e.g. "audit failed: …"
 	Events     uint64    `json:"events"`
 	Denied     uint64    `json:"denied"`
 	Redacted   uint64    `json:"redacted"`
+	Suppressed uint64    `json:"suppressed,omitempty"` // refusals counted in suppressed records
+	PID        int       `json:"pid,omitempty"`        // the supervisor's, from session_start
+	LastSeq    uint64    `json:"last_seq"`             // the session's last record in the log
+	LastTS     time.Time `json:"last_ts"`
+	Status     string    `json:"status"` // StatusEnded, StatusRunning, StatusAbnormal, StatusPartial
+
+	started bool // its session_start was read
+}
+
+// Session statuses.
+const (
+	StatusEnded    = "ended"    // a session_end record was seen
+	StatusRunning  = "running"  // no session_end yet, and its supervisor is alive
+	StatusAbnormal = "abnormal" // no session_end and its supervisor is gone: killed, or its audit failed
+	StatusPartial  = "partial"  // neither its session_start nor its session_end is in the files read
+)
+
+// Abnormal lists the sessions that ended without a session_end record.
+func Abnormal(sessions []Session) []Session {
+	var out []Session
+	for _, s := range sessions {
+		if s.Status == StatusAbnormal {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Sessions summarises every session found in the files, oldest first.
@@ -50,6 +77,16 @@ func Sessions(paths []string) ([]Session, error) {
 	}
 	out := make([]Session, len(order))
 	for i, s := range order {
+		switch {
+		case s.Ended:
+			s.Status = StatusEnded
+		case !s.started:
+			s.Status = StatusPartial
+		case s.PID != 0 && processRunning(s.PID, s.Start):
+			s.Status = StatusRunning
+		default:
+			s.Status = StatusAbnormal
+		}
 		out[i] = *s
 	}
 	slices.SortStableFunc(out, func(a, b Session) int { return a.Start.Compare(b.Start) })
@@ -57,11 +94,14 @@ func Sessions(paths []string) ([]Session, error) {
 }
 
 func (s *Session) add(r *Record) {
+	s.LastSeq, s.LastTS = r.Seq, r.TS
 	switch r.Type {
+	case TypeSuppressed:
+		s.Suppressed += r.Dropped
 	case TypeSessionStart:
-		s.Start, s.Cmd, s.Cwd, s.Policy = r.TS, r.Cmd, r.Cwd, r.Policy
+		s.Start, s.Cmd, s.Cwd, s.Policy, s.PID, s.started = r.TS, r.Cmd, r.Cwd, r.Policy, r.PID, true
 	case TypeSessionEnd:
-		s.End, s.Ended, s.ExitStatus = r.TS, true, r.ExitStatus
+		s.End, s.Ended, s.ExitStatus, s.EndResult = r.TS, true, r.ExitStatus, r.Result
 	case TypeEvent:
 		s.Events++
 		switch r.Decision {

@@ -18,6 +18,14 @@ const flushAt = 4096
 // for up to MaxBlock (back-pressure on the caller, the agent's syscall);
 // only past that does it drop the record, and the next batch starts with a
 // "gap" record carrying the number dropped, chained like any other.
+//
+// [Writer.WriteSync] appends at once instead (a denial is in the file before
+// the agent is answered). The first write error fails the writer for good:
+// it is persistent in practice (EFBIG, ENOSPC, EDQUOT, EIO, the log
+// replaced by something that cannot be opened, or [ErrLogFull]), and a log
+// that may have lost records must not go on looking complete. [Writer.Failed]
+// is closed then, so that the session can be stopped; later writes are
+// counted as dropped.
 // A Writer is safe for concurrent use.
 type Writer struct {
 	cfg  Config
@@ -26,6 +34,10 @@ type Writer struct {
 	kick chan struct{}
 	done chan struct{}
 	quit chan struct{}
+
+	appMu  sync.Mutex    // serializes the appender: the flusher and WriteSync
+	failed chan struct{} // closed on the first write error
+	failMu sync.Once
 
 	mu      sync.Mutex
 	batch   []Record
@@ -68,15 +80,16 @@ func open(cfg Config, now func() time.Time) (*Writer, error) {
 		return nil, err
 	}
 	w := &Writer{
-		cfg:   cfg,
-		now:   now,
-		app:   app,
-		kick:  make(chan struct{}, 1),
-		done:  make(chan struct{}),
-		quit:  make(chan struct{}),
-		batch: make([]Record, 0, flushAt),
-		spare: make([]Record, 0, flushAt),
-		room:  make(chan struct{}),
+		cfg:    cfg,
+		now:    now,
+		app:    app,
+		kick:   make(chan struct{}, 1),
+		done:   make(chan struct{}),
+		quit:   make(chan struct{}),
+		batch:  make([]Record, 0, flushAt),
+		spare:  make([]Record, 0, flushAt),
+		room:   make(chan struct{}),
+		failed: make(chan struct{}),
 	}
 	go w.loop()
 	return w, nil
@@ -94,6 +107,12 @@ func (w *Writer) Write(r Record) {
 		r.Type = TypeEvent
 	}
 	w.mu.Lock()
+	if w.failedLocked() {
+		w.stats.Dropped++
+		w.dropped++
+		w.mu.Unlock()
+		return
+	}
 	if len(w.batch) >= w.cfg.BufferRecords && !w.closed {
 		if !w.waitRoom() {
 			w.dropped++
@@ -114,6 +133,147 @@ func (w *Writer) Write(r Record) {
 	if n == flushAt {
 		w.kickFlusher()
 	}
+}
+
+// WriteSync appends one record, after everything queued before it, and
+// returns once it is in the file (write(2) returned; fsync too with
+// cfg.Fsync). The head anchor follows with the next batch. It returns the
+// writer's error when the record could not be appended: the writer has
+// failed then (see [Writer.Failed]).
+func (w *Writer) WriteSync(r Record) error {
+	if y := r.TS.Year(); y < 1 || y > 9999 {
+		r.TS = w.now()
+	}
+	if r.Type == "" {
+		r.Type = TypeEvent
+	}
+	w.appMu.Lock()
+	defer w.appMu.Unlock()
+	w.mu.Lock()
+	if err := w.errLocked(); err != nil {
+		w.stats.Dropped++
+		if !w.closed {
+			w.dropped++
+		}
+		w.mu.Unlock()
+		return err
+	}
+	batch, dropped := w.take()
+	w.mu.Unlock()
+	if dropped > 0 {
+		batch = append(batch, Record{Type: TypeGap, TS: w.now(), Dropped: dropped})
+	}
+	batch = append(batch, r)
+	err := w.app.appendNow(batch)
+	w.done1(batch, dropped, err)
+	w.giveBack(batch)
+	if err != nil {
+		return w.Err()
+	}
+	return nil
+}
+
+// WriteFinal appends a session's last record (its session_end) and
+// returns once it is in the file, even on a failed writer: after a gap
+// record counting every record dropped since the failure, and past the size
+// limit when the failure was [ErrLogFull] (the log is intact then, only
+// full). So a session stopped by its audit still says how it ended, unless
+// the file cannot be written at all.
+func (w *Writer) WriteFinal(r Record) error {
+	if y := r.TS.Year(); y < 1 || y > 9999 {
+		r.TS = w.now()
+	}
+	w.appMu.Lock()
+	defer w.appMu.Unlock()
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return errors.New("write audit record: writer closed")
+	}
+	failure := w.stats.Err
+	if !w.failedLocked() {
+		failure = nil
+	}
+	batch, dropped := w.take()
+	w.mu.Unlock()
+	if dropped > 0 {
+		batch = append(batch, Record{Type: TypeGap, TS: w.now(), Dropped: dropped})
+	}
+	batch = append(batch, r)
+	w.app.overflow = errors.Is(failure, ErrLogFull)
+	err := w.app.append(batch)
+	w.app.overflow = false
+	if failure == nil {
+		w.done1(batch, dropped, err)
+	} else if err == nil {
+		w.mu.Lock()
+		w.stats.Written += uint64(len(batch))
+		w.mu.Unlock()
+	}
+	w.giveBack(batch)
+	return err
+}
+
+// Failed is closed when the writer failed: a record could not be
+// appended, and the log is no longer a complete account. [Writer.Err] says
+// why.
+func (w *Writer) Failed() <-chan struct{} { return w.failed }
+
+// Err returns the error that failed the writer, or nil.
+func (w *Writer) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.errLocked()
+}
+
+func (w *Writer) failedLocked() bool {
+	select {
+	case <-w.failed:
+		return true
+	default:
+		return false
+	}
+}
+
+func (w *Writer) errLocked() error {
+	if w.failedLocked() {
+		return w.stats.Err
+	}
+	if w.closed {
+		return errors.New("write audit record: writer closed")
+	}
+	return nil
+}
+
+// take takes the batch, with w.mu held.
+func (w *Writer) take() (batch []Record, dropped uint64) {
+	batch, dropped = w.batch, w.dropped
+	w.batch, w.spare, w.dropped = w.spare[:0], nil, 0
+	close(w.room)
+	w.room = make(chan struct{})
+	return batch, dropped
+}
+
+// done1 accounts for a batch the appender took (err nil) or did not; a
+// write error fails the writer.
+func (w *Writer) done1(batch []Record, dropped uint64, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err == nil {
+		w.stats.Written += uint64(len(batch))
+		if dropped > 0 {
+			w.stats.Gaps++
+		}
+		return
+	}
+	lost := uint64(len(batch))
+	if dropped > 0 {
+		lost-- // the gap record; its count is carried over below
+	}
+	w.stats.Err = err
+	w.dropped += dropped + lost
+	w.stats.Dropped += lost
+	w.failMu.Do(func() { close(w.failed) })
 }
 
 // kickFlusher wakes the flusher before its interval is up.
@@ -192,36 +352,33 @@ func (w *Writer) loop() {
 // flush takes the batch and appends it. It reports whether there was
 // anything to append.
 func (w *Writer) flush() bool {
+	w.appMu.Lock()
+	defer w.appMu.Unlock()
 	w.mu.Lock()
-	batch, dropped := w.batch, w.dropped
-	w.batch, w.spare, w.dropped = w.spare[:0], nil, 0
-	close(w.room)
-	w.room = make(chan struct{})
+	if w.failedLocked() {
+		w.stats.Dropped += uint64(len(w.batch))
+		w.dropped += uint64(len(w.batch))
+		clear(w.batch)
+		w.batch = w.batch[:0]
+		w.mu.Unlock()
+		return false
+	}
+	batch, dropped := w.take()
 	w.mu.Unlock()
 	if dropped > 0 {
 		batch = append(batch, Record{Type: TypeGap, TS: w.now(), Dropped: dropped})
 	}
 	if len(batch) == 0 {
 		w.giveBack(batch)
+		if w.app.stale {
+			if err := w.app.append(nil); err != nil {
+				w.done1(nil, 0, err)
+			}
+		}
 		return false
 	}
 	err := w.app.append(batch)
-	w.mu.Lock()
-	if err != nil {
-		lost := uint64(len(batch))
-		if dropped > 0 {
-			lost-- // the gap record; its count is carried over below
-		}
-		w.stats.Err = err
-		w.dropped += dropped + lost
-		w.stats.Dropped += lost
-	} else {
-		w.stats.Written += uint64(len(batch))
-		if dropped > 0 {
-			w.stats.Gaps++
-		}
-	}
-	w.mu.Unlock()
+	w.done1(batch, dropped, err)
 	w.giveBack(batch)
 	return err == nil
 }

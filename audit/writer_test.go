@@ -25,7 +25,7 @@ func TestWriterCleanLogVerifies(t *testing.T) {
 
 func TestWriterRotationKeepsChain(t *testing.T) {
 	dir := t.TempDir()
-	cfg := genLog(t, Config{Path: filepath.Join(dir, "audit.jsonl"), MaxSizeBytes: 8 << 10, MaxFiles: 4}, []string{"S1", "S2", "S3"}, 200)
+	cfg := genLog(t, Config{Path: filepath.Join(dir, "audit.jsonl"), MaxSizeBytes: 8 << 10, MaxFiles: 4}, []string{"S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8"}, 20)
 	files, err := Files(cfg.Path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,9 @@
 package broker
 
 import (
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/aixbroker/aixbroker/audit"
 	"github.com/aixbroker/aixbroker/policy"
@@ -14,29 +16,84 @@ type Session struct {
 	AgentCmd string // argv[0] of the agent as typed
 }
 
-// AuditWriter is the part of *audit.Writer the recorder uses.
+// AuditWriter is the part of *audit.Writer the recorder uses. A writer
+// that also has WriteSync (as *audit.Writer does) gets the refusals
+// synchronously; one that also has Failed and Err makes the broker fail
+// closed when it fails (see [Failer]).
 type AuditWriter interface {
 	Write(audit.Record)
 }
+
+// syncWriter appends a record before it returns.
+type syncWriter interface {
+	WriteSync(audit.Record) error
+}
+
+// Failer is implemented by a recorder (or audit writer) that can fail for
+// good: Failed is closed then, and Err says why.
+type Failer interface {
+	Failed() <-chan struct{}
+	Err() error
+}
+
+// The budget of refusals of one kind (operation, decision, rule, syscall)
+// written one by one: a burst of suppressBurst, then suppressRate a
+// second. Refusals over it are counted into one "suppressed" record per
+// kind, written suppressEvery after the first one counted (one record per
+// kind and second at most) and when the session ends (Flush).
+// The session as a whole has a budget too (sessionBurst, sessionRate), so
+// that varying the kind does not multiply the flood.
+const (
+	suppressBurst = 256
+	suppressRate  = 32
+	sessionBurst  = 1024
+	sessionRate   = 128
+	suppressEvery = time.Second
+)
 
 // AuditRecorder turns broker events into audit records and keeps the counts
 // the exit summary prints.
 type AuditRecorder struct {
 	session    Session
 	w          AuditWriter
+	sw         syncWriter // nil: refusals are batched like the rest
 	logAllowed bool
 	allowed    atomic.Uint64
 	denied     atomic.Uint64
+	now        func() time.Time
+
+	mu    sync.Mutex
+	all   bucket // the session's budget
+	kinds map[kind]*bucket
+	timer *time.Timer // pending flush of suppressed counts
+}
+
+// kind is what makes two refusals "the same" for the flood budget.
+type kind struct{ op, decision, rule, syscall string }
+
+// bucket is one kind's budget and what it has counted over it.
+type bucket struct {
+	tokens     float64
+	last       time.Time
+	suppressed uint64
+	first      audit.Record // the first refusal counted (its path, time)
+	lastPath   string
 }
 
 // NewAuditRecorder writes the events of one session to w. With logAllowed
 // false (the policy's audit.on_allow: none) only refusals and redactions are
 // written; all are counted.
 func NewAuditRecorder(s Session, w AuditWriter, logAllowed bool) *AuditRecorder {
-	return &AuditRecorder{session: s, w: w, logAllowed: logAllowed}
+	a := &AuditRecorder{session: s, w: w, logAllowed: logAllowed, now: time.Now, kinds: map[kind]*bucket{}}
+	a.all = bucket{tokens: sessionBurst, last: a.now()}
+	a.sw, _ = w.(syncWriter)
+	return a
 }
 
-// Record implements Recorder.
+// Record implements Recorder. Allowed events are batched. Refusals,
+// redactions and events without a decision are in the log when it returns
+// (with a writer that has WriteSync), unless the session is over its flood
+// budget for that kind: they are counted then (see suppressBurst).
 func (a *AuditRecorder) Record(ev Event) {
 	switch ev.Decision.Action {
 	case policy.Allow:
@@ -44,10 +101,18 @@ func (a *AuditRecorder) Record(ev Event) {
 		if !a.logAllowed {
 			return
 		}
+		a.w.Write(a.record(ev))
+		return
 	case policy.Deny, policy.Redact:
 		a.denied.Add(1)
 	}
-	a.w.Write(audit.Record{
+	// Refusals, redactions and requests that failed before a decision
+	// (a path that does not resolve, ...) are what a flood is made of.
+	a.refusal(a.record(ev))
+}
+
+func (a *AuditRecorder) record(ev Event) audit.Record {
+	return audit.Record{
 		Type:      audit.TypeEvent,
 		Profile:   a.session.Profile,
 		SessionID: a.session.ID,
@@ -62,7 +127,100 @@ func (a *AuditRecorder) Record(ev Event) {
 		RuleSrc:   ev.Decision.Rule.Source.String(),
 		Result:    ev.Result,
 		LatencyUS: ev.Latency.Microseconds(),
-	})
+	}
+}
+
+// refusal writes r, or counts it when its kind is over budget.
+func (a *AuditRecorder) refusal(r audit.Record) {
+	now := a.now()
+	r.TS = now
+	k := kind{r.Op, r.Decision, r.Rule, r.Syscall}
+	a.mu.Lock()
+	b := a.kinds[k]
+	if b == nil {
+		b = &bucket{tokens: suppressBurst, last: now}
+		a.kinds[k] = b
+	}
+	b.refill(now, suppressBurst, suppressRate)
+	a.all.refill(now, sessionBurst, sessionRate)
+	if b.tokens < 1 || a.all.tokens < 1 {
+		if b.suppressed == 0 {
+			b.first = r
+			if a.timer == nil {
+				a.timer = time.AfterFunc(suppressEvery, a.Flush)
+			}
+		}
+		b.suppressed++
+		b.lastPath = r.Path
+		a.mu.Unlock()
+		return
+	}
+	b.tokens--
+	a.all.tokens--
+	a.mu.Unlock()
+	a.write(r)
+}
+
+// refill adds the tokens earned since the last refill.
+func (b *bucket) refill(now time.Time, burst, rate float64) {
+	if d := now.Sub(b.last); d > 0 { // a clock stepped back earns nothing
+		b.tokens = min(burst, b.tokens+d.Seconds()*rate)
+	}
+	b.last = now
+}
+
+// take returns the suppressed record of a bucket and resets its count.
+func (b *bucket) take() audit.Record {
+	r := b.first
+	r.Type, r.Dropped, r.LastPath = audit.TypeSuppressed, b.suppressed, b.lastPath
+	r.PID, r.TID, r.Result, r.LatencyUS = 0, 0, "", 0
+	b.suppressed, b.first, b.lastPath = 0, audit.Record{}, ""
+	return r
+}
+
+// Flush writes the counts of refusals suppressed so far. Call it before the
+// session_end record.
+func (a *AuditRecorder) Flush() {
+	a.mu.Lock()
+	var pending []audit.Record
+	for _, b := range a.kinds {
+		if b.suppressed > 0 {
+			pending = append(pending, b.take())
+		}
+	}
+	if a.timer != nil {
+		a.timer.Stop()
+		a.timer = nil
+	}
+	a.mu.Unlock()
+	a.write(pending...)
+}
+
+// write appends refusal records, synchronously when the writer can.
+func (a *AuditRecorder) write(recs ...audit.Record) {
+	for _, r := range recs {
+		if a.sw != nil {
+			a.sw.WriteSync(r) // an error fails the writer: see Failed
+			continue
+		}
+		a.w.Write(r)
+	}
+}
+
+// Failed is the writer's Failed when it has one, else nil (never ready).
+func (a *AuditRecorder) Failed() <-chan struct{} {
+	if f, ok := a.w.(Failer); ok {
+		return f.Failed()
+	}
+	return nil
+}
+
+// Err is the writer's error when it failed, else nil.
+func (a *AuditRecorder) Err() error {
+	if f, ok := a.w.(Failer); ok {
+		return f.Err()
+	}
+	return nil
 }
 
 // Counts returns how many decisions allowed and how many refused or

@@ -27,31 +27,79 @@ type Event struct {
 	Latency  time.Duration
 }
 
-// Recorder receives every event; the audit writer implements it.
+// Recorder receives every event; the audit writer implements it. A
+// recorder that also implements [Failer] makes the broker fail closed when
+// it fails: from then on every decision is a refusal.
 type Recorder interface {
 	Record(Event)
 }
+
+// auditFailed is the rule of the refusals the broker answers once its
+// audit has failed.
+var auditFailed = policy.Rule{List: "audit-failed"}
 
 // Broker decides and records. It is safe for concurrent use when its
 // Decider and Recorder are.
 type Broker struct {
 	policy   Decider
 	recorder Recorder
+	failer   Failer // the recorder, when it can fail
 }
 
 // New returns a broker over a compiled policy and a recorder. A nil recorder
 // discards events.
 func New(p Decider, r Recorder) *Broker {
-	return &Broker{policy: p, recorder: r}
+	b := &Broker{policy: p, recorder: r}
+	b.failer, _ = r.(Failer)
+	return b
 }
 
-// Decide returns the policy's answer for op on a canonical absolute path.
+// Failed is closed when the audit failed (a record could not be written):
+// the session must end, and every decision is a refusal meanwhile. nil (never
+// ready) when the recorder cannot fail.
+func (b *Broker) Failed() <-chan struct{} {
+	if b.failer == nil {
+		return nil
+	}
+	return b.failer.Failed()
+}
+
+// Err says why the audit failed, or nil.
+func (b *Broker) Err() error {
+	if b.failer == nil {
+		return nil
+	}
+	return b.failer.Err()
+}
+
+// auditDown reports whether the audit failed.
+func (b *Broker) auditDown() bool {
+	if b.failer == nil {
+		return false
+	}
+	select {
+	case <-b.failer.Failed():
+		return true
+	default:
+		return false
+	}
+}
+
+// Decide returns the policy's answer for op on a canonical absolute path,
+// or a refusal once the audit has failed.
 func (b *Broker) Decide(op policy.Op, path string) policy.Decision {
+	if b.auditDown() {
+		return policy.Decision{Action: policy.Deny, Errno: policy.EACCES, Rule: auditFailed}
+	}
 	return b.policy.Decide(op, path)
 }
 
-// DecideExec returns the policy's answer for executing path with argv.
+// DecideExec returns the policy's answer for executing path with argv, or
+// a refusal once the audit has failed.
 func (b *Broker) DecideExec(path string, argv []string) policy.Decision {
+	if b.auditDown() {
+		return policy.Decision{Action: policy.Deny, Errno: policy.EACCES, Rule: auditFailed}
+	}
 	return b.policy.DecideExec(path, argv)
 }
 

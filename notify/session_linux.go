@@ -99,8 +99,12 @@ func (s *session) wait(ctx context.Context) (int, error) {
 	defer signal.Stop(sigs)
 	exited := make(chan unix.WaitStatus, 1)
 	go s.reap(exited)
+	auditFailed := s.sup.broker.Failed() // the audit can no longer be written: stop the agent
 	for {
 		select {
+		case <-auditFailed:
+			unix.Kill(s.pid, unix.SIGKILL)
+			auditFailed = nil
 		case ws := <-exited:
 			return s.status(ws)
 		case sig := <-sigs:

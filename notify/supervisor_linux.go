@@ -279,12 +279,45 @@ func (s *Supervisor) serve(n seccomp.SeccompNotif, busy int64, thread *fsops.Thr
 		// and its process id could not be found for the audit record.
 		r.tgid = s.tgids.get(r.TID())
 	}
+	// A refusal is in the audit log before the target learns of it (the
+	// broker's recorder writes refusals synchronously); the rest is
+	// recorded after the reply, off the target's path.
+	early := refused(r)
+	if early {
+		s.record(r, reply.result())
+	}
 	result := s.send(r, reply, masked)
 	if r.afterReply != nil {
 		r.afterReply()
 	}
 	r.finish()
-	s.record(r, result)
+	if !early {
+		s.record(r, result)
+	}
+}
+
+// refused reports whether a decision of the request refused or redacted.
+func refused(r *Request) bool {
+	for _, ev := range r.events {
+		if ev.Decision.Action == policy.Deny || ev.Decision.Action == policy.Redact {
+			return true
+		}
+	}
+	return false
+}
+
+// result is what send will report for a reply delivered, as far as it is
+// known before it is (an injected fd's number is not).
+func (reply Reply) result() string {
+	switch reply.kind {
+	case replyFD:
+		return "fd"
+	case replyErrno:
+		return errnoName(reply.errno)
+	case replyContinue:
+		return "continue"
+	}
+	return itoa(int(reply.val))
 }
 
 // asCaller runs fn on a thread holding creds, starting the threads on first

@@ -244,8 +244,16 @@ FILEs it verifies them as one chain in the order given, oldest first, without
 the head anchor. A keyed log (audit.hmac_key_file in ~/.aixgate/config.yaml)
 needs the key: --key-file, or the configured one.
 
-Exit status: 0 the chain verifies, 1 it does not (the first bad line is
-printed), 2 the log could not be read.`,
+It then checks that every session ended: a session with no session_end
+record whose supervisor is no longer running (its pid in session_start) was
+killed, or stopped because its audit could not be written. verify names it,
+its last record, and what may be missing after it: the session_end and the
+allowed events of its last flush interval (refusals are written before they
+are answered; suppressed counts of at most the last second).
+
+Exit status: 0 the chain verifies and every session ended (or is running),
+1 the chain does not verify (the first bad line is printed), 2 the log could
+not be read, 3 the chain verifies but a session ended abnormally.`,
 		Example: `  aixbroker audit verify
   aixbroker audit verify --file /var/log/aixgate/audit.jsonl
   aixbroker audit verify audit.jsonl.2 audit.jsonl.1 audit.jsonl
@@ -260,15 +268,28 @@ printed), 2 the log could not be read.`,
 				return err
 			}
 			var rep audit.Report
+			files := args
 			if len(args) > 0 {
 				rep, err = audit.Verify(args, key)
 			} else {
 				rep, err = audit.VerifyLog(cfg.Path, key)
+				files = rep.Files
+			}
+			var abnormal []audit.Session
+			if err == nil {
+				sessions, serr := audit.Sessions(files)
+				if serr != nil {
+					return serr
+				}
+				abnormal = audit.Abnormal(sessions)
 			}
 			if f.json {
-				return reportVerifyJSON(cmd, rep, err)
+				return reportVerifyJSON(cmd, rep, err, abnormal)
 			}
-			return reportVerify(cmd, rep, err, cfg.Path)
+			if err := reportVerify(cmd, rep, err, cfg.Path); err != nil {
+				return err
+			}
+			return reportAbnormal(cmd, abnormal)
 		},
 	}
 	cmd.Flags().StringVar(&keyFile, "key-file", "", "HMAC key file of a keyed log (default: audit.hmac_key_file from the config)")
@@ -313,23 +334,44 @@ func reportVerify(cmd *cobra.Command, rep audit.Report, err error, log string) e
 	return err
 }
 
+// exitAbnormal is verify's exit status when the chain is intact but a
+// session ended without its session_end record.
+const exitAbnormal = 3
+
+// reportAbnormal names the sessions that ended abnormally, on stderr.
+func reportAbnormal(cmd *cobra.Command, abnormal []audit.Session) error {
+	if len(abnormal) == 0 {
+		return nil
+	}
+	for _, s := range abnormal {
+		fmt.Fprintf(cmd.ErrOrStderr(), "FAIL session %s (pid %d, started %s) ended abnormally: no session_end record and its supervisor is gone; "+
+			"its last record is seq %d at %s; after it at least 1 record is missing (the session_end), and maybe the allowed events of its last flush interval\n",
+			s.ID, s.PID, s.Start.Local().Format(time.DateTime), s.LastSeq, s.LastTS.Local().Format("15:04:05.000"))
+	}
+	return exitError{code: exitAbnormal}
+}
+
 // reportVerifyJSON prints the report, and the first bad line if any, as one
 // JSON object, for scripts and SIEM shippers; the exit status is as without.
-func reportVerifyJSON(cmd *cobra.Command, rep audit.Report, err error) error {
+func reportVerifyJSON(cmd *cobra.Command, rep audit.Report, err error, abnormal []audit.Session) error {
 	var ce *audit.ChainError
 	if err != nil && !errors.As(err, &ce) {
 		return err
 	}
 	out := struct {
-		OK     bool              `json:"ok"`
-		Report audit.Report      `json:"report"`
-		Bad    *audit.ChainError `json:"bad,omitempty"`
-	}{OK: ce == nil, Report: rep, Bad: ce}
+		OK       bool              `json:"ok"`
+		Report   audit.Report      `json:"report"`
+		Bad      *audit.ChainError `json:"bad,omitempty"`
+		Abnormal []audit.Session   `json:"abnormal,omitempty"` // sessions that ended without session_end
+	}{OK: ce == nil && len(abnormal) == 0, Report: rep, Bad: ce, Abnormal: abnormal}
 	if err := json.NewEncoder(cmd.OutOrStdout()).Encode(out); err != nil {
 		return err
 	}
 	if ce != nil {
 		return exitError{code: 1}
+	}
+	if len(abnormal) > 0 {
+		return exitError{code: exitAbnormal}
 	}
 	return nil
 }
@@ -337,7 +379,7 @@ func reportVerifyJSON(cmd *cobra.Command, rep audit.Report, err error) error {
 func newAuditSessionsCmd(f *auditFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "sessions",
-		Short: "List sessions, one line each: when, profile, command, counts, exit status",
+		Short: "List sessions, one line each: when, profile, command, counts, status (ended, running, abnormal)",
 		Example: `  aixbroker audit sessions
   aixbroker audit sessions --json | jq 'select(.denied > 0)'
   aixbroker audit query --session-id "$(aixbroker audit sessions --json | tail -1 | jq -r .id)" --denied-only`,

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -95,12 +96,17 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		return fmt.Errorf("open audit log: %w; pass another file with --audit", err)
 	}
 	session := broker.Session{ID: audit.NewSessionID(), Profile: pol.Name, AgentCmd: args[0]}
-	w.Write(sessionStart(session, pol, eng.Vars().Project, args))
+	if err := w.WriteSync(sessionStart(session, pol, eng.Vars().Project, args)); err != nil {
+		w.Close()
+		return fmt.Errorf("write audit log %s: %w; pass another file with --audit", cfg.Path, err)
+	}
 	rec := broker.NewAuditRecorder(session, w, pol.Audit.EffectiveOnAllow() != "none")
 	env, stripped := eng.FilterEnv(os.Environ())
 	if !f.Quiet {
 		fmt.Fprintln(cmd.ErrOrStderr(), startLine(eng, pol, cfg.Path, stripped))
 	}
+	stopReport := make(chan struct{})
+	go reportAuditFailure(cmd.ErrOrStderr(), w, cfg.Path, stopReport)
 
 	status, runErr := runSandbox(context.Background(), sandboxRun{
 		cmd: cmd, flags: f, args: args, engine: eng,
@@ -110,8 +116,16 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	if runErr != nil {
 		end.Result = runErr.Error()
 	}
-	w.Write(end)
+	rec.Flush()
+	if err := w.Err(); err != nil {
+		end.Result = "audit failed: " + err.Error()
+	}
+	endErr := w.WriteFinal(end)
 	closeErr := w.Close()
+	if closeErr == nil {
+		closeErr = endErr
+	}
+	close(stopReport)
 	if runErr != nil {
 		return execError(runErr)
 	}
@@ -126,6 +140,18 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		return exitError{code: status}
 	}
 	return nil
+}
+
+// reportAuditFailure says on stderr, at once, that the audit log can no
+// longer be written; the broker refuses everything from then on and the
+// session stops the agent (notify's session waits on the same channel).
+func reportAuditFailure(stderr io.Writer, w *audit.Writer, path string, stop <-chan struct{}) {
+	select {
+	case <-w.Failed():
+	case <-stop:
+		return
+	}
+	fmt.Fprintf(stderr, "aixbroker: audit log %s: %v; the sandbox is being stopped\n", path, w.Err())
 }
 
 // pauseGC turns garbage collection off for the first second of the

@@ -102,6 +102,9 @@ func (r *Runner) run(c Case) (Result, string) {
 	if err == nil {
 		err = w.Prepare()
 	}
+	if err == nil {
+		err = r.seedAudit(c, w)
+	}
 	if err != nil {
 		return Result{Verdict: Error, Detail: err.Error()}, ""
 	}
@@ -197,6 +200,7 @@ func (r *Runner) judgeAttack(c Case, w *World, svc *services, out string) Result
 	bad = append(bad, w.Changed()...)
 	bad = append(bad, judgeExec(out)...)
 	bad = append(bad, judgeServiceNames(out)...)
+	bad = append(bad, judgeAudit(c, w, out)...)
 	if n := svc.datagrams.Load(); n > 0 {
 		bad = append(bad, fmt.Sprintf("the datagram service outside the sandbox received %d datagram(s)", n))
 	}

@@ -1,0 +1,175 @@
+package broker
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aixbroker/aixbroker/audit"
+	"github.com/aixbroker/aixbroker/policy"
+)
+
+// fakeWriter records what the recorder writes, synchronously or not, and
+// fails on demand.
+type fakeWriter struct {
+	mu      sync.Mutex
+	batched []audit.Record
+	synced  []audit.Record
+	failed  chan struct{}
+	err     error
+}
+
+func newFakeWriter() *fakeWriter { return &fakeWriter{failed: make(chan struct{})} }
+
+func (f *fakeWriter) Write(r audit.Record) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.batched = append(f.batched, r)
+}
+
+func (f *fakeWriter) WriteSync(r audit.Record) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return f.err
+	}
+	f.synced = append(f.synced, r)
+	return nil
+}
+
+func (f *fakeWriter) Failed() <-chan struct{} { return f.failed }
+
+func (f *fakeWriter) Err() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
+func (f *fakeWriter) fail(err error) {
+	f.mu.Lock()
+	f.err = err
+	f.mu.Unlock()
+	close(f.failed)
+}
+
+// accounted is how many refusals the records stand for: one per event,
+// Dropped per suppressed record.
+func accounted(recs []audit.Record) (events, suppressed uint64) {
+	for _, r := range recs {
+		switch r.Type {
+		case audit.TypeEvent:
+			events++
+		case audit.TypeSuppressed:
+			suppressed += r.Dropped
+		}
+	}
+	return events, suppressed
+}
+
+// TestRecorderFlood: a flood of refusals is aggregated, never dropped: the
+// events written one by one stay within the budget, and those plus the
+// counts of the suppressed records are all the refusals.
+func TestRecorderFlood(t *testing.T) {
+	deny := policy.Decision{Action: policy.Deny, Rule: policy.Rule{List: "default"}}
+	cases := []struct {
+		name     string
+		n        int
+		ev       func(i int) Event
+		maxWrite uint64
+	}{
+		{"one kind, distinct paths", 100000, func(i int) Event {
+			return Event{Op: policy.OpRead, Syscall: "openat", Path: fmt.Sprintf("/outside/%d", i), Decision: deny}
+		}, suppressBurst},
+		{"many kinds", 100000, func(i int) Event {
+			return Event{Op: policy.OpRead, Syscall: fmt.Sprintf("sys%d", i%500), Path: fmt.Sprintf("/outside/%d", i), Decision: deny}
+		}, sessionBurst},
+		{"no decision (unresolvable paths)", 50000, func(i int) Event {
+			return Event{Op: policy.OpRead, Syscall: "openat", Path: fmt.Sprintf("/nonexistent/%d", i), Result: "ENOENT"}
+		}, suppressBurst},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newFakeWriter()
+			a := NewAuditRecorder(Session{ID: "S"}, w, true)
+			clock := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+			a.now = func() time.Time { return clock } // the flood takes no time at all
+			for i := range c.n {
+				a.Record(c.ev(i))
+			}
+			a.Flush()
+			events, suppressed := accounted(w.synced)
+			if len(w.batched) != 0 {
+				t.Errorf("%d refusal(s) batched, want all written synchronously", len(w.batched))
+			}
+			if events > c.maxWrite || events < suppressBurst {
+				t.Errorf("%d refusals written one by one, want %d to %d", events, suppressBurst, c.maxWrite)
+			}
+			if events+suppressed != uint64(c.n) {
+				t.Errorf("%d written + %d suppressed, want %d: refusals were lost", events, suppressed, c.n)
+			}
+		})
+	}
+}
+
+// TestRecorderSuppressedThenBudget: a kind back under budget is written
+// one by one again; what was counted meanwhile comes in one suppressed
+// record at the flush.
+func TestRecorderSuppressedThenBudget(t *testing.T) {
+	w := newFakeWriter()
+	a := NewAuditRecorder(Session{ID: "S"}, w, true)
+	clock := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	a.now = func() time.Time { return clock }
+	ev := Event{Op: policy.OpRead, Syscall: "openat", Path: "/x", Decision: policy.Decision{Action: policy.Deny}}
+	for range suppressBurst + 10 {
+		a.Record(ev)
+	}
+	clock = clock.Add(time.Second)
+	a.Record(ev)
+	if n := len(w.synced); n != suppressBurst+1 || w.synced[n-1].Type != audit.TypeEvent {
+		t.Fatalf("%d records, want the burst and the event after the refill", n)
+	}
+	a.Flush()
+	last := w.synced[len(w.synced)-1]
+	if last.Type != audit.TypeSuppressed || last.Dropped != 10 || last.Path != "/x" {
+		t.Fatalf("after Flush: %+v, want a suppressed record of 10", last)
+	}
+}
+
+// TestBrokerFailsClosed: once the audit writer fails, every decision is a
+// refusal and Failed is ready.
+func TestBrokerFailsClosed(t *testing.T) {
+	w := newFakeWriter()
+	b := New(allowAll{}, NewAuditRecorder(Session{ID: "S"}, w, true))
+	if d := b.Decide(policy.OpRead, "/p"); d.Action != policy.Allow {
+		t.Fatalf("before the failure: %v", d.Action)
+	}
+	w.fail(errors.New("append audit log: file too large"))
+	select {
+	case <-b.Failed():
+	default:
+		t.Fatal("Failed not ready after the writer failed")
+	}
+	if d := b.Decide(policy.OpRead, "/p"); d.Action != policy.Deny {
+		t.Errorf("Decide after the failure = %v, want deny", d.Action)
+	}
+	if d := b.DecideExec("/bin/true", nil); d.Action != policy.Deny {
+		t.Errorf("DecideExec after the failure = %v, want deny", d.Action)
+	}
+	if b.Err() == nil {
+		t.Error("Err() = nil")
+	}
+	if New(allowAll{}, nil).Failed() != nil {
+		t.Error("a broker without recorder has a Failed channel")
+	}
+}
+
+type allowAll struct{}
+
+func (allowAll) Decide(policy.Op, string) policy.Decision {
+	return policy.Decision{Action: policy.Allow}
+}
+func (allowAll) DecideExec(string, []string) policy.Decision {
+	return policy.Decision{Action: policy.Allow}
+}
