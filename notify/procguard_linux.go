@@ -74,7 +74,7 @@ func procEntry(canon string) (pid int, entry string, ok bool) {
 func (s *Supervisor) inSandbox(pid int) bool {
 	self := os.Getpid()
 	for range maxAncestry {
-		if pid == self {
+		if pid == self || pid == s.guardian {
 			return false
 		}
 		ppid := parentOf(pid)

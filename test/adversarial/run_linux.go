@@ -195,6 +195,7 @@ func (r *Runner) judgeAttack(c Case, w *World, svc *services, out string) Result
 	var bad []string
 	bad = append(bad, w.Leaks(out)...)
 	bad = append(bad, w.Changed()...)
+	bad = append(bad, judgeLifetime(w)...)
 	if n := svc.datagrams.Load(); n > 0 {
 		bad = append(bad, fmt.Sprintf("the datagram service outside the sandbox received %d datagram(s)", n))
 	}
