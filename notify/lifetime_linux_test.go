@@ -1,0 +1,127 @@
+package notify
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// chainScript builds a chain of $1 shells, each in a new session, the last
+// of which prints "ready" and holds README open to write into it later.
+const chainScript = `
+link() {
+	if [ "$1" -gt 0 ]; then
+		setsid bash -c "$(declare -f link); link $(($1 - 1))" &
+		wait
+	else
+		exec 3>>README
+		echo ready
+		exec </dev/null >/dev/null 2>&1
+		sleep 3
+		echo "written after the supervisor died" >&3
+		sleep 60
+	fi
+}
+link 40`
+
+// TestNoSurvivorAfterSupervisorDeath kills, mid-session, the supervisor or
+// the guardian of a sandbox whose agent has built a chain of 40 processes
+// in 40 sessions: within a second no sandboxed process is left, and none
+// writes the project afterwards.
+func TestNoSurvivorAfterSupervisorDeath(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		victim func(supervisor int) int
+	}{
+		{"supervisor SIGKILL", func(sup int) int { return sup }},
+		{"guardian SIGKILL", func(sup int) int { return guardianOf(t, sup) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSandbox(t)
+			tag := fmt.Sprintf("AIXLT_TAG=%d-%d", os.Getpid(), time.Now().UnixNano())
+			cmd := exec.Command(os.Args[0], "-test.run=^$", "--", "env", tag, "bash", "-c", chainScript)
+			cmd.Env = append(os.Environ(), brokerHelperEnv+"="+s.project)
+			stdout, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdout.Close()
+			cmd.Stdout = w
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			defer cmd.Process.Kill()
+			if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+				t.Fatalf("first line %q, %v", line, err)
+			}
+			if n := len(tagged(tag)); n < 40 {
+				t.Fatalf("only %d processes carry the tag before the kill, want the chain of 41", n)
+			}
+			readme := filepath.Join(s.project, "README")
+			before, _ := os.ReadFile(readme)
+			syscall.Kill(tc.victim(cmd.Process.Pid), syscall.SIGKILL)
+			if tc.name == "supervisor SIGKILL" {
+				cmd.Wait()
+			}
+			time.Sleep(time.Second)
+			if left := tagged(tag); len(left) > 0 {
+				t.Errorf("%d sandboxed processes survived a second after the kill: %v", len(left), left)
+				for _, pid := range left {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			time.Sleep(3500 * time.Millisecond)
+			if after, _ := os.ReadFile(readme); !bytes.Equal(before, after) {
+				t.Errorf("README written after the kill: %q", after)
+			}
+			cmd.Wait()
+		})
+	}
+}
+
+// guardianOf finds the guardian child of the supervisor.
+func guardianOf(t *testing.T, sup int) int {
+	t.Helper()
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, err := readStat(pid)
+		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && st.ppid == sup && bytes.Contains(cmdline, []byte(guardianMarker)) {
+			return pid
+		}
+	}
+	t.Fatalf("no guardian under supervisor %d", sup)
+	return 0
+}
+
+// tagged lists the live processes whose environment holds tag.
+func tagged(tag string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, err := readStat(pid); err != nil || st.dead {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && bytes.Contains(env, []byte(tag+"\x00")) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
