@@ -8,9 +8,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aixbroker/aixbroker/policy"
 )
 
 // chainScript builds a chain of $1 shells, each in a new session, the last
@@ -124,4 +127,67 @@ func tagged(tag string) []int {
 		}
 	}
 	return out
+}
+
+// TestGuardCgroup refuses every mutating operation under a cgroup mount,
+// whatever the policy decided, and leaves the rest alone.
+func TestGuardCgroup(t *testing.T) {
+	mounts := cgroupMounts()
+	if len(mounts) == 0 {
+		t.Skip("no cgroup file system mounted")
+	}
+	m := mounts[0]
+	allow := policy.Decision{Action: policy.Allow}
+	for _, tc := range []struct {
+		op   policy.Op
+		path string
+		d    policy.Decision
+		deny bool
+	}{
+		{policy.OpWrite, m + "/cgroup.procs", allow, true},
+		{policy.OpWrite, m, allow, true},
+		{policy.OpCreate, m + "/x/cgroup.procs", allow, true},
+		{policy.OpMkdir, m + "/escape", allow, true},
+		{policy.OpUnlink, m + "/escape", allow, true},
+		{policy.OpRename, m + "/a", allow, true},
+		{policy.OpLink, m + "/a", allow, true},
+		{policy.OpRead, m + "/cgroup.procs", allow, false},
+		{policy.OpStat, m + "/cgroup.procs", allow, false},
+		{policy.OpWrite, m + "x/cgroup.procs", allow, false},
+		{policy.OpWrite, "/tmp/cgroup.procs", allow, false},
+		{policy.OpWrite, m + "/cgroup.procs", policy.Decision{Action: policy.Deny, Errno: policy.ENOENT}, true},
+	} {
+		got := guardCgroup(tc.op, tc.path, tc.d)
+		if got.Allowed() == tc.deny {
+			t.Errorf("guardCgroup(%s, %s) = %v, want denied %v", tc.op, tc.path, got.Action, tc.deny)
+		}
+	}
+}
+
+// TestCgroupEscapeRefused runs, with a policy that allows writing all of
+// /sys, an agent that tries to leave the session cgroup (its pid into the
+// root's, a new cgroup's, its parent's and a v1 hierarchy's cgroup.procs)
+// and to freeze it: every write is refused and it stays where it was put.
+func TestCgroupEscapeRefused(t *testing.T) {
+	cg, err := newSessionCgroup()
+	if err != nil {
+		t.Skipf("no session cgroup here: %v", err)
+	}
+	cg.remove()
+	mount, _, _ := cgroupRoot()
+	s := newSandbox(t)
+	s.policy.Write = append(s.policy.Write, "/sys")
+	script := `rel=$(grep '^0::' /proc/self/cgroup | cut -d: -f3); echo "before $rel"
+for f in ` + mount + `/cgroup.procs ` + mount + `$rel/../cgroup.procs ` + mount + `$rel/cgroup.freeze ` + mount + `$rel/cgroup.kill; do
+	if echo $$ > "$f" 2>/dev/null; then echo "wrote $f"; fi
+done
+mkdir ` + mount + `/aixlt-escape 2>/dev/null && echo "created a cgroup"
+for m in $(awk '$9 == "cgroup" {print $5}' /proc/self/mountinfo); do echo $$ > $m/cgroup.procs 2>/dev/null && echo "wrote $m"; done
+echo "after $(grep '^0::' /proc/self/cgroup | cut -d: -f3)"`
+	got := s.run(t, "bash", "-c", script)
+	os.Remove(mount + "/aixlt-escape")
+	lines := strings.Split(strings.TrimSpace(got.stdout), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "before /") || strings.TrimPrefix(lines[0], "before ") != strings.TrimPrefix(lines[1], "after ") {
+		t.Errorf("agent printed %q (stderr %q), want before and after in the same session cgroup and no write", got.stdout, got.stderr)
+	}
 }
