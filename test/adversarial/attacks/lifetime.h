@@ -30,7 +30,7 @@ static void lt_quiet(void) {
 }
 
 // lt_survive waits for the agent to be gone, then 3 s more, then writes
-// into README.md for a few seconds and exits.
+// into README.md for a few seconds and stays 30 s more.
 static void lt_survive(pid_t agent, const char *label) {
 	lt_quiet();
 	for (int i = 0; i < 600 && kill(agent, 0) == 0; i++) lt_sleep_ms(50);
@@ -41,5 +41,6 @@ static void lt_survive(pid_t agent, const char *label) {
 		if (lt_readme >= 0) write(lt_readme, msg, n);
 		lt_sleep_ms(1000);
 	}
+	lt_sleep_ms(30000); // still there when the judge looks, however slow the teardown
 	_exit(0);
 }
