@@ -68,7 +68,8 @@ func procEntry(canon string) (pid int, entry string, ok bool) {
 	return pid, entry, true
 }
 
-// inSandbox reports whether pid descends from the supervisor process:
+// inSandbox reports whether pid descends from the supervisor process (or
+// its guardian, which is not in the sandbox itself):
 // the stage-2 child and, since the supervisor is a child subreaper, every
 // orphan of the agent. The supervisor itself is not in the sandbox.
 func (s *Supervisor) inSandbox(pid int) bool {
@@ -81,7 +82,7 @@ func (s *Supervisor) inSandbox(pid int) bool {
 		if ppid <= 1 {
 			return false
 		}
-		if ppid == self {
+		if ppid == self || ppid == s.guardian {
 			return true
 		}
 		pid = ppid
