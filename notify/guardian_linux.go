@@ -251,8 +251,8 @@ func (g *guardian) status() unix.WaitStatus {
 	return unix.WaitStatus(unix.SIGKILL)
 }
 
-// stop asks the guardian to kill the sandbox and waits for it, at most
-// until deadline.
+// stop asks the guardian to kill the sandbox and waits for it to be done
+// and gone, at most until deadline.
 func (g *guardian) stop(deadline time.Time) {
 	g.ctl.Write([]byte("K\n"))
 	timer := time.NewTimer(time.Until(deadline))
@@ -261,6 +261,7 @@ func (g *guardian) stop(deadline time.Time) {
 		select {
 		case line, ok := <-g.lines:
 			if !ok || strings.HasPrefix(line, "D ") {
+				g.proc.Wait() // it exits at once; reaped here or by reapChildren
 				return
 			}
 		case <-timer.C:

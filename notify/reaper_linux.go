@@ -32,6 +32,9 @@ const killBudget = 5 * time.Second
 // in spare (and their descendants) until none is left or the deadline
 // passes; it returns the pids it could not get rid of.
 func killTree(root int, spare map[int]bool, deadline time.Time) []int {
+	if root == os.Getpid() && !hasChildren() {
+		return nil // a subreaper without children has no descendant either
+	}
 	for {
 		held := map[int]int{} // pid → pidfd, stopped
 		for {
@@ -78,6 +81,14 @@ func killTree(root int, spare map[int]bool, deadline time.Time) []int {
 		}
 		time.Sleep(time.Millisecond) // let the killed exit before the next walk
 	}
+}
+
+// hasChildren reports whether this process has any child, running or not
+// yet reaped.
+func hasChildren() bool {
+	var si unix.Siginfo
+	err := unix.Waitid(unix.P_ALL, 0, &si, unix.WEXITED|unix.WSTOPPED|unix.WCONTINUED|unix.WNOHANG|unix.WNOWAIT, nil)
+	return !errors.Is(err, unix.ECHILD)
 }
 
 // procEntryStat is what the walk reads of one process.
