@@ -1,4 +1,4 @@
-// technique: a fast forker (every process forks a child every 200 ms and stays, children at once: 800 processes, a tree hundreds deep, each in its own session) outlives the session
+// technique: a fast forker (every process forks a child every 200 ms and stays, children at once: 800 processes in a deep tree, each in its own session) outlives the session
 // timeout: 40
 #include "lifetime.h"
 #include <sys/mman.h>
