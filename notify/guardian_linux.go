@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -175,6 +176,26 @@ func reapAll() {
 	}
 }
 
+// guardians are the live guardians of this process's sessions: the
+// teardown of one session spares the others' trees.
+var guardians = struct {
+	sync.Mutex
+	pids map[int]bool
+}{pids: map[int]bool{}}
+
+// otherGuardians returns the live guardians other than pid.
+func otherGuardians(pid int) map[int]bool {
+	guardians.Lock()
+	defer guardians.Unlock()
+	out := map[int]bool{}
+	for p := range guardians.pids {
+		if p != pid {
+			out[p] = true
+		}
+	}
+	return out
+}
+
 // guardian is the supervisor's side of the guardian.
 type guardian struct {
 	proc  *os.Process
@@ -213,6 +234,9 @@ func startGuardian(sock *os.File, cfg Config, cg *sessionCgroup) (*guardian, int
 		return nil, 0, fmt.Errorf("start guardian: %w", err)
 	}
 	g := &guardian{proc: p, ctl: mine, lines: make(chan string, 4)}
+	guardians.Lock()
+	guardians.pids[p.Pid] = true
+	guardians.Unlock()
 	go func() {
 		r := bufio.NewReader(mine)
 		for {
@@ -254,6 +278,11 @@ func (g *guardian) status() unix.WaitStatus {
 // stop asks the guardian to kill the sandbox and waits for it to be done
 // and gone, at most until deadline.
 func (g *guardian) stop(deadline time.Time) {
+	defer func() {
+		guardians.Lock()
+		delete(guardians.pids, g.proc.Pid)
+		guardians.Unlock()
+	}()
 	g.ctl.Write([]byte("K\n"))
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()

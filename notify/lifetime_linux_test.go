@@ -191,3 +191,18 @@ echo "after $(grep '^0::' /proc/self/cgroup | cut -d: -f3)"`
 		t.Errorf("agent printed %q (stderr %q), want before and after in the same session cgroup and no write", got.stdout, got.stderr)
 	}
 }
+
+// TestTeardownSparesOtherSessions runs two sessions in one process: the
+// end of the first does not kill the second's agent or its children.
+func TestTeardownSparesOtherSessions(t *testing.T) {
+	s := newSandbox(t)
+	done := make(chan result, 1)
+	go func() { done <- s.run(t, "bash", "-c", "(sleep 1; echo child alive) & sleep 1.2; wait; echo agent alive") }()
+	time.Sleep(300 * time.Millisecond)
+	if got := s.run(t, "true"); got.code != 0 {
+		t.Errorf("first session: %+v", got)
+	}
+	if got := <-done; !strings.Contains(got.stdout, "child alive") || !strings.Contains(got.stdout, "agent alive") {
+		t.Errorf("second session printed %q (status %d), want its child and itself alive", got.stdout, got.code)
+	}
+}

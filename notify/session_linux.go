@@ -170,7 +170,11 @@ func (s *session) teardown() {
 	if s.cgroup != nil {
 		s.cgroup.kill(deadline)
 	}
-	reportSurvivors(killTree(os.Getpid(), nil, deadline))
+	spare := map[int]bool{} // other sessions of this process, if any
+	if s.guard != nil {
+		spare = otherGuardians(s.guard.proc.Pid)
+	}
+	reportSurvivors(killTree(os.Getpid(), spare, deadline))
 	if s.guard != nil {
 		s.guard.ctl.Close()
 	}
