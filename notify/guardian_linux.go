@@ -141,7 +141,7 @@ func guardianKill(cg *sessionCgroup, orphaned bool) []int {
 	if cg != nil {
 		cg.kill(deadline)
 	}
-	left := killTree(os.Getpid(), nil, deadline)
+	left := killTree(os.Getpid(), nil, false, deadline)
 	reportSurvivors(left)
 	if orphaned && cg != nil {
 		reapAll()
@@ -294,6 +294,10 @@ func (g *guardian) stop(deadline time.Time) {
 				return
 			}
 		case <-timer.C:
+			// Stuck: kill it; stage 2 dies with it (PDEATHSIG) and the rest
+			// of its tree is re-parented to the supervisor, which walks it.
+			g.proc.Kill()
+			g.proc.Wait()
 			return
 		}
 	}

@@ -30,8 +30,12 @@ const killBudget = 5 * time.Second
 
 // killTree stops and kills every live descendant of root except the pids
 // in spare (and their descendants) until none is left or the deadline
-// passes; it returns the pids it could not get rid of.
-func killTree(root int, spare map[int]bool, deadline time.Time) []int {
+// passes; it returns the pids it could not get rid of. With onlyFiltered,
+// a child of root that runs under no seccomp filter is spared with its
+// descendants: the supervisor's own children that are not the sandbox's
+// (a program using this package may have others); every sandboxed process
+// has the filter, inherited and irremovable.
+func killTree(root int, spare map[int]bool, onlyFiltered bool, deadline time.Time) []int {
 	if root == os.Getpid() && !hasChildren() {
 		return nil // a subreaper without children has no descendant either
 	}
@@ -39,7 +43,7 @@ func killTree(root int, spare map[int]bool, deadline time.Time) []int {
 		held := map[int]int{} // pid → pidfd, stopped
 		for {
 			fresh := 0
-			found := descendants(root, spare)
+			found := descendants(root, spare, onlyFiltered)
 			member := make(map[int]bool, len(found)+1)
 			member[root] = true
 			for _, pid := range found {
@@ -73,7 +77,7 @@ func killTree(root int, spare map[int]bool, deadline time.Time) []int {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			left := descendants(root, spare)
+			left := descendants(root, spare, onlyFiltered)
 			if len(left) == 0 {
 				return nil
 			}
@@ -120,8 +124,9 @@ func readStat(pid int) (procEntryStat, error) {
 }
 
 // descendants lists the live descendants of root, except the pids in
-// spare and theirs, sorted.
-func descendants(root int, spare map[int]bool) []int {
+// spare and theirs (and, with onlyFiltered, root's children without a
+// seccomp filter and theirs), sorted.
+func descendants(root int, spare map[int]bool, onlyFiltered bool) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -147,7 +152,7 @@ func descendants(root int, spare map[int]bool) []int {
 		p := queue[0]
 		queue = queue[1:]
 		for _, c := range children[p] {
-			if seen[c] || spare[c] {
+			if seen[c] || spare[c] || (onlyFiltered && p == root && !dead[c] && !filtered(c)) {
 				continue
 			}
 			seen[c] = true

@@ -174,7 +174,7 @@ func (s *session) teardown() {
 	if s.guard != nil {
 		spare = otherGuardians(s.guard.proc.Pid)
 	}
-	reportSurvivors(killTree(os.Getpid(), spare, deadline))
+	reportSurvivors(killTree(os.Getpid(), spare, true, deadline))
 	if s.guard != nil {
 		s.guard.ctl.Close()
 	}
