@@ -197,7 +197,9 @@ echo "after $(grep '^0::' /proc/self/cgroup | cut -d: -f3)"`
 func TestTeardownSparesOtherSessions(t *testing.T) {
 	s := newSandbox(t)
 	done := make(chan result, 1)
-	go func() { done <- s.run(t, "bash", "-c", "(sleep 1; echo child alive) & sleep 1.2; wait; echo agent alive") }()
+	go func() {
+		done <- s.run(t, "bash", "-c", "(sleep 1; echo child alive) & sleep 1.2; wait; echo agent alive")
+	}()
 	time.Sleep(300 * time.Millisecond)
 	if got := s.run(t, "true"); got.code != 0 {
 		t.Errorf("first session: %+v", got)
