@@ -102,7 +102,36 @@ func newSessionCgroup() (*sessionCgroup, error) {
 		cg.remove()
 		return nil, fmt.Errorf("cgroup v2 at %s has no cgroup.kill (Linux 5.14)", own)
 	}
+	reapStaleCgroups(own, dir)
 	return cg, nil
+}
+
+// reapStaleCgroups kills and removes the session cgroups next to ours
+// whose supervisor is gone: a session whose supervisor and guardian were
+// killed together leaves its cgroup, and maybe processes in it, behind;
+// the next session of the user ends them. A cgroup whose creator's pid is
+// alive is left alone (it may be a live session, or the pid was reused).
+func reapStaleCgroups(parent, mine string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		rest, ok := strings.CutPrefix(name, "aixbroker-")
+		if !ok || !e.IsDir() || filepath.Join(parent, name) == mine {
+			continue
+		}
+		pidStr, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidStr)
+		if err != nil || pid <= 0 || !errors.Is(unix.Kill(pid, 0), unix.ESRCH) {
+			continue
+		}
+		stale := &sessionCgroup{dir: filepath.Join(parent, name)}
+		if stale.kill(time.Now().Add(time.Second)) {
+			stale.remove()
+		}
+	}
 }
 
 // place moves pid into the session's cgroup.

@@ -208,3 +208,42 @@ func TestTeardownSparesOtherSessions(t *testing.T) {
 		t.Errorf("second session printed %q (status %d), want its child and itself alive", got.stdout, got.code)
 	}
 }
+
+// TestStaleCgroupReaped leaves a session cgroup with a process in it, named
+// after a supervisor that is gone (as when supervisor and guardian are
+// killed together): the next session kills the process and removes it.
+func TestStaleCgroupReaped(t *testing.T) {
+	cg, err := newSessionCgroup()
+	if err != nil {
+		t.Skipf("no session cgroup here: %v", err)
+	}
+	cg.remove()
+	gone := exec.Command("/bin/true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := &sessionCgroup{dir: filepath.Join(filepath.Dir(cg.dir), fmt.Sprintf("aixbroker-%d-1", gone.Process.Pid))}
+	if err := os.Mkdir(stale.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer stale.remove()
+	orphan := exec.Command("/bin/sleep", "60")
+	if err := orphan.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer orphan.Process.Kill()
+	if err := stale.place(orphan.Process.Pid); err != nil {
+		t.Fatal(err)
+	}
+	next, err := newSessionCgroup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.remove()
+	if err := orphan.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Errorf("the process in the stale cgroup: %v, want killed", err)
+	}
+	if _, err := os.Stat(stale.dir); !os.IsNotExist(err) {
+		t.Errorf("stale cgroup %s still there (%v)", stale.dir, err)
+	}
+}
