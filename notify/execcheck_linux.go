@@ -400,7 +400,7 @@ func (s *Supervisor) killExec(tgid int, e *execEntry, c *execCheck, ran, why str
 	}
 	e.killed = true
 	s.execs.mu.Unlock()
-	kids := descendants(tgid)
+	kids := descendants(tgid, nil, false)
 	unix.PidfdSendSignal(e.pidfd, unix.SIGKILL, nil, 0)
 	for _, k := range kids {
 		unix.Kill(k, unix.SIGKILL)
@@ -475,40 +475,9 @@ func threadGone(tgid, tid int) bool {
 
 // ppidOf returns the parent process id of process pid (0 if unknown).
 func ppidOf(pid int) int {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	st, err := readStat(pid)
 	if err != nil {
 		return 0
 	}
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(data[i+1:]))
-	if len(f) < 2 {
-		return 0
-	}
-	pp, _ := strconv.Atoi(f[1])
-	return pp
-}
-
-// descendants returns the process ids below pid, children first, at most
-// 4096 of them.
-func descendants(pid int) []int {
-	var out []int
-	queue := []int{pid}
-	for len(queue) > 0 && len(out) < 4096 {
-		p := queue[0]
-		queue = queue[1:]
-		tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(p) + "/task")
-		for _, t := range tasks {
-			data, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/task/" + t.Name() + "/children")
-			for _, f := range strings.Fields(string(data)) {
-				if k, err := strconv.Atoi(f); err == nil {
-					out = append(out, k)
-					queue = append(queue, k)
-				}
-			}
-		}
-	}
-	return out
+	return st.ppid
 }

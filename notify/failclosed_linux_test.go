@@ -13,9 +13,9 @@ import (
 )
 
 // TestBrokerDeathFailsClosed kills the broker process while a grandchild of
-// the agent waits: the agent itself dies with the broker (PDEATHSIG) and
-// the grandchild, which survives it, can no longer open a file the policy
-// allowed (its trapped syscalls fail with ENOSYS).
+// the agent waits: the guardian kills the whole tree (lifetime_linux_test.go
+// shows no process survives); a grandchild not yet killed could no longer
+// open a file the policy allowed (its trapped syscalls fail with ENOSYS).
 func TestBrokerDeathFailsClosed(t *testing.T) {
 	s := newSandbox(t)
 	script := `exec 3<&0
@@ -48,8 +48,8 @@ wait`
 	stdin.Write([]byte("go\n"))
 	stdin.Close()
 	rest, _ := out.ReadString(0)
-	if strings.Contains(rest, "LEAK") || !strings.Contains(rest, "DENIED") {
-		t.Errorf("after the broker died the grandchild printed %q, want DENIED", rest)
+	if strings.Contains(rest, "LEAK") || (rest != "" && !strings.Contains(rest, "DENIED")) {
+		t.Errorf("after the broker died the grandchild printed %q, want nothing (killed) or DENIED", rest)
 	}
 }
 

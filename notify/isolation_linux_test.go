@@ -35,8 +35,8 @@ for flags, name in ((8, "new-listener"), (8 | 1, "new-listener+tsync"), (8 | 32,
         print(name, errno.errorcode[ctypes.get_errno()], flush=True)
 `
 
-// TestListenerTakeoverRefused kills the broker from outside while a
-// grandchild of the agent survives, then has the grandchild install a
+// TestListenerTakeoverRefused kills the broker and its guardian from
+// outside while a grandchild of the agent survives, then has the grandchild install a
 // filter with a new listener of its own: the kernel freed the one-listener
 // slot with the broker's listener, so only the filter's refusal stands
 // between the agent and a listener that answers CONTINUE for everything.
@@ -65,8 +65,14 @@ wait`
 	if line, err := out.ReadString('\n'); err != nil || line != "ready\n" {
 		t.Fatalf("first line %q, %v", line, err)
 	}
+	// Supervisor and guardian die together (either alone kills the tree:
+	// lifetime_linux_test.go): the guardian is stopped first so that it
+	// cannot act on the supervisor's death.
+	guard := guardianOf(t, cmd.Process.Pid)
+	syscall.Kill(guard, syscall.SIGSTOP)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
+	syscall.Kill(guard, syscall.SIGKILL)
 	stdin.Write([]byte("go\n"))
 	stdin.Close()
 	rest, _ := out.ReadString(0)

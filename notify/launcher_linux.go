@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"sort"
 	"strings"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 
@@ -21,16 +19,16 @@ import (
 // sandbox could not be set up (status 125) or the agent could not be
 // executed (126).
 //
-// While Run runs, the process is a child subreaper and reaps all its
-// children: orphans of the agent are re-parented to it, and when the agent
-// exits every remaining sandboxed process (any child whose seccomp mode is
-// "filter") is killed. The agent stays in the caller's process group, so it
-// keeps the terminal and job control (Ctrl-Z stops broker and agent
-// together); SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 are forwarded, and
-// SIGINT and SIGQUIT when they did not come from the terminal. The stage-2
-// child is started with PR_SET_PDEATHSIG=SIGKILL, so the agent dies with the
-// broker; its descendants do not inherit that, but every trapped syscall of
-// theirs then fails with ENOSYS (fail closed).
+// Stage 2 is started by a guardian process (guardian_linux.go), a child
+// subreaper outside the sandbox, in a session cgroup when this machine
+// gives the user one (cgroup_linux.go); the supervisor is a subreaper too.
+// When the agent exits, and when the supervisor dies, every remaining
+// sandboxed process is stopped and killed, however deep or fast it forks
+// (cgroup.kill, then the tree walk of reaper_linux.go). The agent stays in
+// the caller's process group, so it keeps the terminal and job control
+// (Ctrl-Z stops broker and agent together); SIGTERM, SIGHUP, SIGUSR1 and
+// SIGUSR2 are forwarded, and SIGINT and SIGQUIT when they did not come
+// from the terminal. Stage 2 dies with the guardian (PR_SET_PDEATHSIG).
 func Run(ctx context.Context, cfg Config) (int, error) {
 	if cfg.Broker == nil || len(cfg.Argv) == 0 {
 		return exitSetupFailed, errors.New("run sandbox: no broker or no command")
@@ -45,8 +43,6 @@ func Run(ctx context.Context, cfg Config) (int, error) {
 	if err != nil {
 		return 127, err
 	}
-	runtime.LockOSThread() // PDEATHSIG follows the thread that forked
-	defer runtime.UnlockOSThread()
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return exitSetupFailed, fmt.Errorf("become subreaper: %w", err)
 	}
@@ -58,36 +54,28 @@ func Run(ctx context.Context, cfg Config) (int, error) {
 	}
 	parent, child := os.NewFile(uintptr(fds[0]), "stage2-parent"), os.NewFile(uintptr(fds[1]), "stage2-child")
 	defer parent.Close()
-	proc, err := startStage2(child, cfg)
+	s := &session{sock: parent}
+	s.cgroup, _ = newSessionCgroup() // none: the tree walk alone (doctor says why)
+	guard, pid, err := startGuardian(child, cfg, s.cgroup)
 	child.Close()
+	if guard != nil {
+		s.guard = guard
+		go reapChildren()
+		defer s.teardown()
+	}
 	if err != nil {
 		return exitSetupFailed, err
 	}
-	s := &session{pid: proc.Pid, sock: parent}
-	defer s.teardown()
+	s.pid = pid
+	if s.cgroup != nil {
+		if err := s.cgroup.place(pid); err != nil {
+			return exitSetupFailed, err // before stage 2 may exec anything
+		}
+	}
 	if err := s.handover(cfg, path); err != nil {
 		return exitSetupFailed, err
 	}
 	return s.wait(ctx)
-}
-
-// startStage2 re-executes this binary as stage 2 with an empty environment.
-func startStage2(sock *os.File, cfg Config) (*os.Process, error) {
-	attr := &os.ProcAttr{
-		Dir: cfg.Dir,
-		// Stage 2 runs with its own environment (the agent's is sent over
-		// the socket). No asynchronous preemption: a signal to the thread
-		// waiting in the trapped execve makes the kernel restart it, and
-		// the broker decide (and record) the exec again.
-		Env:   []string{"GODEBUG=asyncpreemptoff=1"},
-		Files: append([]*os.File{orStd(cfg.Stdin, os.Stdin), orStd(cfg.Stdout, os.Stdout), orStd(cfg.Stderr, os.Stderr), sock}, cfg.ExtraFiles...),
-		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
-	}
-	p, err := os.StartProcess("/proc/self/exe", []string{os.Args[0], stage2Marker}, attr)
-	if err != nil {
-		return nil, fmt.Errorf("start stage 2: %w", err)
-	}
-	return p, nil
 }
 
 // lookPath resolves argv0 in the agent's PATH, before any filter exists.

@@ -68,20 +68,21 @@ func procEntry(canon string) (pid int, entry string, ok bool) {
 	return pid, entry, true
 }
 
-// inSandbox reports whether pid descends from the supervisor process:
+// inSandbox reports whether pid descends from the supervisor process (or
+// its guardian, which is not in the sandbox itself):
 // the stage-2 child and, since the supervisor is a child subreaper, every
 // orphan of the agent. The supervisor itself is not in the sandbox.
 func (s *Supervisor) inSandbox(pid int) bool {
 	self := os.Getpid()
 	for range maxAncestry {
-		if pid == self {
+		if pid == self || pid == s.guardian {
 			return false
 		}
 		ppid := parentOf(pid)
 		if ppid <= 1 {
 			return false
 		}
-		if ppid == self {
+		if ppid == self || ppid == s.guardian {
 			return true
 		}
 		pid = ppid

@@ -7,19 +7,21 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
 
 // session is one running sandbox, seen from the broker.
 type session struct {
-	pid      int
+	pid      int // stage 2, then the agent: a child of the guardian
 	sock     *os.File
 	sup      *Supervisor
 	listener int
 	execErr  chan error
+	guard    *guardian      // the parent of stage 2 (guardian_linux.go)
+	cgroup   *sessionCgroup // nil: no writable cgroup v2 here (cgroup_linux.go)
 }
 
 // handover sends stage 2 its configuration, receives the listener, starts
@@ -43,6 +45,7 @@ func (s *session) handover(cfg Config, path string) error {
 		return err
 	}
 	s.sup = sup
+	sup.guardian = s.guard.proc.Pid
 	sup.SetDenyInodes(cfg.DenyInodes)
 	sup.hideOPath = cfg.TrapStat
 	sup.startDevices(cfg) // device_linux.go, caps_linux.go: the session's terminals; act with the agent's reduced capabilities
@@ -128,21 +131,19 @@ func (s *session) status(ws unix.WaitStatus) (int, error) {
 	return code, nil
 }
 
-// reap waits for any child; the agent's status goes to exited. Orphans of
-// the agent are reaped as they exit.
+// reap waits for the guardian's report of the agent's exit. The
+// supervisor's own children (the guardian, and orphans if the guardian
+// dies) are reaped by reapChildren.
 func (s *session) reap(exited chan<- unix.WaitStatus) {
+	exited <- s.guard.status()
+}
+
+// reapChildren reaps this process's children until it has none.
+func reapChildren() {
 	for {
 		var ws unix.WaitStatus
-		pid, err := unix.Wait4(-1, &ws, 0, nil)
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			exited <- unix.WaitStatus(exitSetupFailed << 8)
-			return
-		}
-		if pid == s.pid {
-			exited <- ws
+		_, err := unix.Wait4(-1, &ws, 0, nil)
+		if err != nil && !errors.Is(err, unix.EINTR) {
 			return
 		}
 	}
@@ -159,22 +160,30 @@ func (s *session) forward(sig syscall.Signal) {
 	unix.Kill(s.pid, sig)
 }
 
-// teardown kills every sandboxed process left, stops the supervisor and
-// closes the listener.
+// teardown kills every sandboxed process left, however deep or fast it
+// forks, stops the supervisor and closes the listener. The guardian kills
+// its tree (the cgroup first, then the walk); then the supervisor kills
+// the cgroup and walks its own tree, which holds whatever the guardian
+// left or orphaned by dying. The whole takes at most killBudget; what
+// could not be killed is named on stderr.
 func (s *session) teardown() {
-	for range 100 {
-		if !hasChildren() {
-			break
-		}
-		left := sandboxedChildren()
-		if len(left) == 0 {
-			break
-		}
-		for _, pid := range left {
-			unix.Kill(pid, unix.SIGKILL)
-			var ws unix.WaitStatus
-			unix.Wait4(pid, &ws, 0, nil)
-		}
+	deadline := time.Now().Add(killBudget)
+	if s.guard != nil {
+		s.guard.stop(deadline)
+	}
+	if s.cgroup != nil {
+		s.cgroup.kill(deadline)
+	}
+	spare := map[int]bool{} // other sessions of this process, if any
+	if s.guard != nil {
+		spare = otherGuardians(s.guard.proc.Pid)
+	}
+	reportSurvivors(killTree(os.Getpid(), spare, true, deadline))
+	if s.guard != nil {
+		s.guard.ctl.Close()
+	}
+	if s.cgroup != nil {
+		s.cgroup.remove()
 	}
 	drained := true
 	if s.sup != nil {
@@ -184,35 +193,4 @@ func (s *session) teardown() {
 	if s.listener > 0 && drained {
 		unix.Close(s.listener)
 	}
-}
-
-// hasChildren reports whether this process has any child, running or not
-// yet reaped: without one there is nothing to scan /proc for.
-func hasChildren() bool {
-	var si unix.Siginfo
-	err := unix.Waitid(unix.P_ALL, 0, &si, unix.WEXITED|unix.WSTOPPED|unix.WCONTINUED|unix.WNOHANG|unix.WNOWAIT, nil)
-	return !errors.Is(err, unix.ECHILD)
-}
-
-// sandboxedChildren lists this process's children that run under a seccomp
-// filter: the agent's orphans (the broker itself has no filter).
-func sandboxedChildren() []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	self := []byte("\nPPid:\t" + strconv.Itoa(os.Getpid()) + "\n")
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		status, err := os.ReadFile("/proc/" + e.Name() + "/status")
-		if err != nil || !bytes.Contains(status, self) || !bytes.Contains(status, []byte("\nSeccomp:\t2\n")) {
-			continue
-		}
-		out = append(out, pid)
-	}
-	return out
 }

@@ -28,6 +28,7 @@ const (
 // before anything else. In stage 2 it never returns: it execs the agent or
 // exits with status 125 (setup failed) or 126 (exec refused).
 func MaybeStage2() {
+	maybeGuardian()
 	if len(os.Args) < 2 || os.Args[1] != stage2Marker {
 		return
 	}

@@ -47,6 +47,8 @@ type Supervisor struct {
 	wg        sync.WaitGroup // the watchdog
 	active    atomic.Int32   // receiving goroutines, detached ones included
 	drained   chan struct{}  // closed when active drops to zero
+
+	guardian int // the guardian's pid: outside the sandbox (guardian_linux.go)
 }
 
 // NewSupervisor returns a supervisor for listener (which it does not own)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aixbroker/aixbroker/internal/landlock"
+	"github.com/aixbroker/aixbroker/notify"
 )
 
 // Env is what the Linux checks need from the caller.
@@ -24,6 +25,10 @@ type Env struct {
 	Kernel      string                      // "": read /proc/sys/kernel/osrelease
 	LandlockABI func() int                  // nil: ask the kernel
 	Status      string                      // "": read /proc/self/status
+
+	// ProcessCleanup says how a session kills what is left of the
+	// sandbox (notify.ProcessCleanup); nil: ask notify.
+	ProcessCleanup func() (cgroup bool, detail string)
 }
 
 // ErrNotBuilt is what Env.Interposer returns when the binary carries no
@@ -46,14 +51,30 @@ func Linux(env Env) []Check {
 		b, _ := os.ReadFile("/proc/self/status")
 		env.Status = string(b)
 	}
+	if env.ProcessCleanup == nil {
+		env.ProcessCleanup = notify.ProcessCleanup
+	}
 	p, err := env.Probe()
 	if err != nil {
 		p.Error = err.Error()
 	}
 	checks := []Check{kernelCheck(env.Kernel), filteredCheck(env.Status, p)}
 	checks = append(checks, seccompChecks(p)...)
-	checks = append(checks, landlockCheck(env.LandlockABI()), interposerCheck(env.Interposer), auditCheck(env.AuditPath))
+	checks = append(checks, landlockCheck(env.LandlockABI()), interposerCheck(env.Interposer), auditCheck(env.AuditPath), cleanupCheck(env.ProcessCleanup))
 	return checks
+}
+
+// cleanupCheck says which mechanism kills the sandbox's processes at the
+// end of a session: both leave none, the cgroup also against a fork bomb
+// and when the supervisor and its guardian die together.
+func cleanupCheck(cleanup func() (bool, string)) Check {
+	cgroup, detail := cleanup()
+	c := Check{Name: "process cleanup", Level: OK, Detail: detail}
+	if !cgroup {
+		c.Level = Info
+		c.Remedy = "a delegated cgroup v2 subtree (systemd user session with Delegate=yes) lets sessions use cgroup.kill; the tree walk leaves no process either, within 5 s"
+	}
+	return c
 }
 
 // kernelCheck wants 5.19: ADDFD_FLAG_SEND (5.14) and WAIT_KILLABLE_RECV.

@@ -157,3 +157,23 @@ func TestAuditCheckUnwritable(t *testing.T) {
 		t.Errorf("auditCheck under a regular file = %+v, want a failure with a remedy", got)
 	}
 }
+
+func TestCleanupCheck(t *testing.T) {
+	tests := []struct {
+		name   string
+		cgroup bool
+		detail string
+		want   Level
+	}{
+		{"cgroup", true, "cgroup v2 (cgroup.kill) at /sys/fs/cgroup/user.slice", OK},
+		{"tree walk", false, "subreaper tree walk (no writable cgroup v2: permission denied)", Info},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := cleanupCheck(func() (bool, string) { return tt.cgroup, tt.detail })
+			if c.Level != tt.want || c.Detail != tt.detail || c.Name != "process cleanup" {
+				t.Errorf("cleanupCheck = %+v, want level %s and the detail", c, tt.want)
+			}
+		})
+	}
+}

@@ -198,6 +198,7 @@ func (r *Runner) judgeAttack(c Case, w *World, svc *services, out string) Result
 	var bad []string
 	bad = append(bad, w.Leaks(out)...)
 	bad = append(bad, w.Changed()...)
+	bad = append(bad, judgeLifetime(w)...)
 	bad = append(bad, judgeExec(out)...)
 	bad = append(bad, judgeServiceNames(out)...)
 	bad = append(bad, judgeAudit(c, w, out)...)
