@@ -65,6 +65,9 @@ func Run(ctx context.Context, cfg Config) (int, error) {
 	}
 	s := &session{pid: proc.Pid, sock: parent}
 	defer s.teardown()
+	if err := raiseOwnLimits(); err != nil { // after stage 2 started: the agent keeps the user's limits
+		return exitSetupFailed, err
+	}
 	if err := s.handover(cfg, path); err != nil {
 		return exitSetupFailed, err
 	}

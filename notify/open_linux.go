@@ -384,8 +384,10 @@ func (r *Request) reopenMode(fd int, flags int, mode uint32) Reply {
 // reopenFD opens the inode behind fd (of type mode) again with the
 // caller's flags, as the caller, and returns the new descriptor.
 func (r *Request) reopenFD(fd int, flags int, mode uint32) (int, error) {
-	if mayBlock(mode) {
-		r.Detach()
+	if mayBlock(mode) && flags&unix.O_NONBLOCK == 0 {
+		if err := r.Detach(); err != nil {
+			return -1, err // every slot taken: EAGAIN, without blocking
+		}
 	}
 	const drop = unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
 	var nfd int
