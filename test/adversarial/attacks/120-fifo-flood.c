@@ -1,4 +1,4 @@
-// technique: open a FIFO without a writer from 11,000 threads (the broker opens it and blocks, one detached thread each: Go aborts at 10,000), then read the key
+// technique: open a FIFO without a writer from 11,000 threads (the broker opens each and blocks on a detached thread holding descriptors: the old broker stalls at its descriptor limit, or Go aborts at 10,000 threads), then read the key
 // timeout: 60
 #include "liveness.h"
 
