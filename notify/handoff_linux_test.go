@@ -2,6 +2,7 @@ package notify
 
 import (
 	"errors"
+	"io"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -69,6 +70,7 @@ func testSupervisor(t *testing.T, listener int) (*Supervisor, chan string) {
 	s := &Supervisor{
 		listener: listener, stop: stop, drained: make(chan struct{}), now: time.Now,
 		maxDetached: defaultMaxDetached, stallIdle: 300 * time.Millisecond, stallBusy: 600 * time.Millisecond,
+		stderr: io.Discard,
 	}
 	s.OnFailClosed(func(reason string) { failed <- reason })
 	return s, failed

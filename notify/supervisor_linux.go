@@ -3,6 +3,7 @@ package notify
 import (
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -58,6 +59,7 @@ type Supervisor struct {
 	received    atomic.Uint64
 	failed      atomic.Bool
 	onFail      func(reason string)
+	stderr      io.Writer                                          // nil: os.Stderr
 	stallIdle   time.Duration                                      // pending notifications, no request running, nothing received: fail closed
 	stallBusy   time.Duration                                      // the same while the receive role is held by a request that cannot be detached
 	poll        func(fds []unix.PollFd, mask *unix.Sigset_t) error // waitPoll; tests inject failures

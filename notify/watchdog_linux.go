@@ -3,6 +3,7 @@ package notify
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -81,7 +82,11 @@ func (s *Supervisor) failClosed(reason string) {
 	if !s.failed.CompareAndSwap(false, true) {
 		return
 	}
-	fmt.Fprintf(os.Stderr, "aixbroker: supervisor stalled (%s); the sandbox is being stopped\n", reason)
+	var w io.Writer = os.Stderr
+	if s.stderr != nil {
+		w = s.stderr
+	}
+	fmt.Fprintf(w, "aixbroker: supervisor stalled (%s); the sandbox is being stopped\n", reason)
 	if s.broker != nil {
 		s.broker.Record(broker.Event{
 			Op: "supervisor", Syscall: "-", Result: "failed closed: " + reason,
