@@ -23,7 +23,11 @@
 // request that may block (opening a FIFO or a device) calls
 // [Request.Detach], and a watchdog does the same for any request running
 // longer than 20 ms: the receive role passes to a new goroutine, so one
-// blocked handler never stalls the sandbox. Each notification becomes a [Request] and is
+// blocked handler never stalls the sandbox. At most 128 requests are
+// detached at once (each holds an OS thread); beyond, a request that would
+// block fails with EAGAIN. The watchdog also fails the session closed
+// (stderr, an audit record, the sandbox killed) when notifications wait
+// with nobody receiving them. Each notification becomes a [Request] and is
 // passed to the [Handler] registered for its syscall name. The handler
 // returns a [Reply]; the supervisor sends it and then records one
 // broker.Event per decision the handler took (or, if it took none, one

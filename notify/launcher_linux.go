@@ -72,6 +72,9 @@ func Run(ctx context.Context, cfg Config) (int, error) {
 			return exitSetupFailed, err // before stage 2 may exec anything
 		}
 	}
+	if err := raiseOwnLimits(); err != nil { // after the guardian and stage 2 started: the agent keeps the user's limits
+		return exitSetupFailed, err
+	}
 	if err := s.handover(cfg, path); err != nil {
 		return exitSetupFailed, err
 	}

@@ -384,17 +384,47 @@ func (r *Request) reopenMode(fd int, flags int, mode uint32) Reply {
 // reopenFD opens the inode behind fd (of type mode) again with the
 // caller's flags, as the caller, and returns the new descriptor.
 func (r *Request) reopenFD(fd int, flags int, mode uint32) (int, error) {
-	if mayBlock(mode) {
-		r.Detach()
+	if mayBlock(mode) && flags&unix.O_NONBLOCK == 0 {
+		if err := r.Detach(); err != nil {
+			return -1, err // every slot taken: EAGAIN, without blocking
+		}
 	}
 	const drop = unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	// A regular file's open blocks only on a lease break (up to
+	// fs.lease-break-time, 45 s; the agent can hold a lease on its own
+	// file): opened non-blocking first, it fails with EWOULDBLOCK then, and
+	// only that open is detached, within the bound of blocking requests.
+	leaseProbe := mode&unix.S_IFMT == unix.S_IFREG && flags&unix.O_NONBLOCK == 0
+	open := func(extra int) (int, error) {
+		var nfd int
+		err := r.AsCaller(func() error {
+			var err error
+			nfd, err = openRetry("/proc/self/fd/"+strconv.Itoa(fd), flags&^drop|unix.O_CLOEXEC|unix.O_NOCTTY|extra)
+			return err
+		})
+		return nfd, err
+	}
 	var nfd int
-	err := r.AsCaller(func() error {
-		var err error
-		nfd, err = openRetry("/proc/self/fd/"+strconv.Itoa(fd), flags&^drop|unix.O_CLOEXEC|unix.O_NOCTTY)
-		return err
-	})
-	return nfd, err
+	var err error
+	if !leaseProbe {
+		return open(0)
+	}
+	nfd, err = open(unix.O_NONBLOCK)
+	switch {
+	case err == nil:
+		// The status flags F_SETFL sets, as the caller asked: O_NONBLOCK off.
+		if _, err := unix.FcntlInt(uintptr(nfd), unix.F_SETFL, flags&(unix.O_APPEND|unix.O_DIRECT|unix.O_NOATIME)); err != nil {
+			unix.Close(nfd)
+			return -1, err
+		}
+		return nfd, nil
+	case errIs(err, unix.EWOULDBLOCK):
+		if err := r.Detach(); err != nil {
+			return -1, err // every slot taken: EAGAIN, without blocking
+		}
+		return open(0)
+	}
+	return -1, err
 }
 
 // mayBlock reports whether opening an inode of type mode can wait on

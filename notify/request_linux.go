@@ -41,9 +41,12 @@ type Request struct {
 
 // Detach lets the supervisor receive the next notifications on another
 // goroutine while this request goes on. Call it before an operation that
-// may block for long (opening a FIFO); the watchdog does it anyway after
-// 20 ms.
-func (r *Request) Detach() { r.sup.release(r.busy) }
+// may block for long (opening a FIFO, a blocking connect); the watchdog
+// does it anyway after 20 ms. Each detached request holds its own thread,
+// so at most maxDetached run at once: with none free Detach returns an
+// EAGAIN error, which the handler returns without blocking (see
+// errBusy).
+func (r *Request) Detach() error { return r.sup.release(r.busy) }
 
 // TID is the id of the calling thread, as the supervisor sees it.
 func (r *Request) TID() int { return int(r.Notif.PID) }

@@ -49,6 +49,8 @@ func (s *session) handover(cfg Config, path string) error {
 	sup.SetDenyInodes(cfg.DenyInodes)
 	sup.hideOPath = cfg.TrapStat
 	sup.startDevices(cfg) // device_linux.go, caps_linux.go: the session's terminals; act with the agent's reduced capabilities
+	// liveness: the supervisor failed closed; the lead may wire the tree kill here
+	sup.OnFailClosed(func(string) { unix.Kill(s.pid, unix.SIGKILL) })
 	sup.Start()
 	s.execErr = make(chan error, 1)
 	if _, err := s.sock.Write([]byte{1}); err != nil {

@@ -128,7 +128,9 @@ func (r *Request) sockCall(fd int, addr []byte) Reply {
 	if r.Syscall == "connect" {
 		nr = unix.SYS_CONNECT
 		if fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0); err != nil || fl&unix.O_NONBLOCK == 0 {
-			r.Detach() // a blocking connect waits for the peer
+			if err := r.Detach(); err != nil { // a blocking connect waits for the peer
+				return ErrorOf(err) // every slot taken: EAGAIN, without blocking
+			}
 		}
 	}
 	return ErrorOf(r.AsCaller(func() error { return sockaddrCall(nr, fd, addr) }))

@@ -202,6 +202,7 @@ func (r *Runner) judgeAttack(c Case, w *World, svc *services, out string) Result
 	bad = append(bad, judgeExec(out)...)
 	bad = append(bad, judgeServiceNames(out)...)
 	bad = append(bad, judgeAudit(c, w, out)...)
+	bad = append(bad, judgeLiveness(out)...)
 	if n := svc.datagrams.Load(); n > 0 {
 		bad = append(bad, fmt.Sprintf("the datagram service outside the sandbox received %d datagram(s)", n))
 	}
