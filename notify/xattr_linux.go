@@ -239,11 +239,14 @@ func (r *Request) resolveXattr(c xattrCall) (fsops.File, bool, error) {
 	if err != nil {
 		return fsops.File{}, false, err
 	}
-	if f.Path == "" { // a held descriptor
-		if held < 0 || !r.heldOPath(held, f.FD) {
+	if f.Path == "" { // a held descriptor, or the cwd (AT_FDCWD, empty path)
+		// The cwd was set by chdir or fchdir, which the kernel performs
+		// undecided (into ~/.ssh, say): decided on its canonical path.
+		cwd := held == unix.AT_FDCWD
+		if !cwd && (held < 0 || !r.heldOPath(held, f.FD)) {
 			return f, true, nil
 		}
-		if o.path == "" {
+		if o.path == "" && !cwd {
 			f.Close() // the kernel's fdget refuses an O_PATH descriptor here
 			return fsops.File{}, false, unix.EBADF
 		}

@@ -1,5 +1,4 @@
 // technique: chdir (not trapped: the kernel does it) into the denied ~/.ssh, or fchdir to an O_PATH descriptor of it, then getxattrat and listxattrat(AT_FDCWD, "" or NULL, AT_EMPTY_PATH): the empty path names the cwd itself, which is neither a held descriptor nor a path the broker decides on
-// known: R4
 // build: static
 #include "adv.h"
 #include <linux/types.h>
