@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -33,13 +34,17 @@ except OSError as e: print("trusted errno", e.errno)'`
 
 // TestReviewMetaCapBoundingDrop (review of issue 14 item 12): a root agent
 // that lowers its capabilities through the bounding set and an exec
-// (capsh --drop does exactly this) is still served with the supervisor's
+// (capsh --drop does exactly this) was still served with the supervisor's
 // full capabilities: credsChanged is set only by the trapped setuid family
-// and capset, so the broker walks and opens as itself. Natively the same
-// script is refused both files.
+// and capset, so the broker walked and opened as itself (R2, at c04822a).
+// Since stage 2 drops CAP_SETPCAP (h-devices) the agent can no longer
+// drop from its bounding set; the test then only runs where it can.
 func TestReviewMetaCapBoundingDrop(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("dropping capabilities needs root")
+	}
+	if got := newSandbox(t).run(t, "/bin/sh", "-c", "grep CapBnd /proc/self/status"); !strings.Contains(got.stdout, "fff") {
+		t.Skipf("the agent has no CAP_SETPCAP to drop from its bounding set (%s): TestReviewMetaAmbientBroker covers the class", strings.TrimSpace(got.stdout))
 	}
 	s := newSandbox(t)
 	locked := filepath.Join(s.project, "locked")
@@ -65,5 +70,60 @@ func TestReviewMetaCapBoundingDrop(t *testing.T) {
 	got := s.run(t, "/usr/bin/python3", "-c", capDropScript, capDropProbe)
 	if got.stdout != string(want) {
 		t.Errorf("sandboxed answers differ from native ones\nsandboxed:\n%s\nnative:\n%s\nstderr: %s", got.stdout, want, got.stderr)
+	}
+}
+
+// TestReviewMetaAmbientBroker (review, R2 after h-devices): an unprivileged
+// supervisor that holds a capability through its ambient set (a user
+// session or service given CAP_DAC_READ_SEARCH, say) runs an agent that
+// holds none (stage 2 clears the ambient set, and a non-root exec keeps
+// only ambient capabilities). brokerExceedsAgent counted only
+// capabilities outside keptCaps, so the broker opened with its own
+// CAP_DAC_READ_SEARCH and the agent read a root-only 0600 file it could
+// not read natively; it must be refused as natively.
+func TestReviewMetaAmbientBroker(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("giving another user an ambient capability needs root")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("no setpriv")
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755)
+	bin := filepath.Join(dir, "notify.test")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(dir, "secret")
+	writeFile(t, secret, "ROOT-ONLY\n")
+	os.Chmod(secret, 0o600)
+	project := filepath.Join(dir, "project")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chown(project, 65534, 65534)
+	probe := "grep CapEff /proc/self/status; cat " + secret + " 2>&1"
+	user := []string{"--reuid", "65534", "--regid", "65534", "--clear-groups",
+		"--inh-caps", "+dac_read_search", "--ambient-caps", "+dac_read_search", "--"}
+	native := exec.Command(setpriv, append(user, "/bin/sh", "-c", probe)...)
+	native.Dir = project
+	out, err := native.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ROOT-ONLY") {
+		t.Skipf("setpriv cannot give an ambient capability here: %v\n%s", err, out)
+	}
+	cmd := exec.Command(setpriv, append(user, bin, "-test.run=^$", "--", "/bin/sh", "-c", probe)...)
+	cmd.Dir = project
+	cmd.Env = append(os.Environ(), brokerHelperEnv+"="+project)
+	got, _ := cmd.CombinedOutput() // cat's exit status is not the point
+	if !strings.Contains(string(got), "CapEff:\t0000000000000000") {
+		t.Fatalf("the agent kept a capability:\n%s", got)
+	}
+	if strings.Contains(string(got), "ROOT-ONLY") {
+		t.Errorf("an agent without capabilities read a root-only file through its broker's ambient CAP_DAC_READ_SEARCH:\n%s", got)
 	}
 }
