@@ -61,14 +61,21 @@ func keptMask() uint64 {
 	return m
 }
 
-// brokerExceedsAgent reports whether the broker's effective capabilities
-// include one stage 2 drops: the broker must then act with each caller's
-// own effective set, read from /proc/<tid>/status, not its own (a root
-// broker would otherwise mknod, open /proc/kcore or chown for an agent that
-// cannot).
-func brokerExceedsAgent() (eff uint64, exceeds bool) {
+// brokerExceedsAgent reports the effective set every sandboxed thread
+// holds after stage 2's exec, and whether the broker's effective
+// capabilities exceed it: the broker must then act with the caller's set,
+// not its own (a root broker would otherwise mknod, open /proc/kcore or
+// chown for an agent that cannot). A root agent keeps keptCaps; an agent
+// that is not root keeps nothing, since a non-root exec keeps only ambient
+// capabilities and stage 2 clears them (a broker given an ambient
+// CAP_DAC_READ_SEARCH would otherwise read for an agent without it).
+func brokerExceedsAgent() (agent uint64, exceeds bool) {
 	eff, _, _, err := capGetSelf()
-	return eff, err != nil || eff&^keptMask() != 0
+	agent = eff & keptMask()
+	if os.Geteuid() != 0 {
+		agent = 0
+	}
+	return agent, err != nil || eff != agent
 }
 
 // withAgentCaps runs fn with the effective capabilities every sandboxed

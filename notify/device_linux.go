@@ -210,8 +210,8 @@ func callerTTY(tid int) (uint64, error) {
 // operation run with the caller's own effective set (caps_linux.go).
 func (s *Supervisor) startDevices(cfg Config) {
 	s.ttys.addStdio(orStd(cfg.Stdin, os.Stdin), orStd(cfg.Stdout, os.Stdout), orStd(cfg.Stderr, os.Stderr))
-	if eff, ok := brokerExceedsAgent(); ok {
-		s.agentCaps = eff & keptMask()
+	if agent, ok := brokerExceedsAgent(); ok {
+		s.agentCaps = agent
 		s.capsReduced.Store(true)
 	}
 }

@@ -43,12 +43,11 @@ func init() {
 
 // Kernel limits (include/uapi/linux/limits.h, fs/xattr.c).
 const (
-	xattrNameMax    = 255
-	xattrSizeMax    = 1 << 16
-	xattrListMax    = 1 << 16
-	xattrArgsSize   = 16 // sizeof(struct xattr_args), XATTR_ARGS_SIZE_VER0
-	xattrAtFlags    = unix.AT_SYMLINK_NOFOLLOW | unix.AT_EMPTY_PATH
-	fdinfoFlagsName = "flags:"
+	xattrNameMax  = 255
+	xattrSizeMax  = 1 << 16
+	xattrListMax  = 1 << 16
+	xattrArgsSize = 16 // sizeof(struct xattr_args), XATTR_ARGS_SIZE_VER0
+	xattrAtFlags  = unix.AT_SYMLINK_NOFOLLOW | unix.AT_EMPTY_PATH
 )
 
 // xattrCall is one getter's arguments, normalised.
@@ -240,11 +239,14 @@ func (r *Request) resolveXattr(c xattrCall) (fsops.File, bool, error) {
 	if err != nil {
 		return fsops.File{}, false, err
 	}
-	if f.Path == "" { // a held descriptor
-		if held < 0 || !r.heldOPath(held) {
+	if f.Path == "" { // a held descriptor, or the cwd (AT_FDCWD, empty path)
+		// The cwd was set by chdir or fchdir, which the kernel performs
+		// undecided (into ~/.ssh, say): decided on its canonical path.
+		cwd := held == unix.AT_FDCWD
+		if !cwd && (held < 0 || !r.heldOPath(held, f.FD)) {
 			return f, true, nil
 		}
-		if o.path == "" {
+		if o.path == "" && !cwd {
 			f.Close() // the kernel's fdget refuses an O_PATH descriptor here
 			return fsops.File{}, false, unix.EBADF
 		}
@@ -261,6 +263,9 @@ func (r *Request) resolveXattr(c xattrCall) (fsops.File, bool, error) {
 		if r.Decide(policy.OpStat, canon).Action == policy.Deny {
 			return f, false, nil
 		}
+		if r.allowInode(policy.OpRead, f) != nil {
+			return f, false, nil // a denied file under another name (a hard link made before)
+		}
 	}
 	if d.Action == policy.Redact {
 		return f, false, nil // the redacted view has no attributes
@@ -268,21 +273,48 @@ func (r *Request) resolveXattr(c xattrCall) (fsops.File, bool, error) {
 	return f, r.Decide(policy.OpRead, f.Path).Allowed(), nil
 }
 
-// heldOPath reports whether the target's descriptor n is an O_PATH one
-// (read from /proc/<tid>/fdinfo/n; unknown counts as O_PATH, the
-// stricter answer).
-func (r *Request) heldOPath(n int) bool {
+// heldOPath reports whether the target's descriptor n, which the broker
+// reopened as fd, is an O_PATH one (read from /proc/<tid>/fdinfo/n;
+// unknown counts as O_PATH, the stricter answer). A sibling thread can
+// dup2 another descriptor over n between the reopen and this read, so
+// the flags count only when fdinfo's inode and mount are fd's: otherwise
+// the flags may be those of another file's descriptor.
+func (r *Request) heldOPath(n, fd int) bool {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(r.TID()) + "/fdinfo/" + strconv.Itoa(n))
 	if err != nil {
 		return true
 	}
+	var st unix.Statx_t
+	if err := unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_INO|unix.STATX_MNT_ID, &st); err != nil {
+		return true
+	}
+	var flags uint64
+	seen := 0
 	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, fdinfoFlagsName); ok {
-			flags, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64)
-			return err != nil || flags&unix.O_PATH != 0
+		key, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch key {
+		case "flags":
+			if flags, err = strconv.ParseUint(v, 8, 64); err != nil {
+				return true
+			}
+			seen |= 1
+		case "mnt_id":
+			if id, err := strconv.ParseUint(v, 10, 64); err != nil || id != st.Mnt_id {
+				return true
+			}
+			seen |= 2
+		case "ino":
+			if ino, err := strconv.ParseUint(v, 10, 64); err != nil || ino != st.Ino {
+				return true
+			}
+			seen |= 4
 		}
 	}
-	return true
+	return seen != 7 || flags&unix.O_PATH != 0
 }
 
 // procSelfFD names the broker's descriptor fd as a path: the xattr calls
