@@ -111,6 +111,10 @@ func TestViolationToAudit(t *testing.T) {
 			t.Fatalf("%d records, want 1", len(sink.records))
 		}
 		got := sink.records[0]
+		if got.TS.IsZero() {
+			t.Errorf("%s: no timestamp (the recorder stamps refusals: it counts them per second)", tt.line)
+		}
+		tt.want.TS = got.TS
 		tt.want.Type, tt.want.SessionID, tt.want.Profile, tt.want.AgentCmd = audit.TypeEvent, "S", "t", "claude"
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", tt.line, got, tt.want)
