@@ -1,6 +1,5 @@
 # technique: btrfs ioctls the filter lets through on any descriptor: snapshot the home subvolume into the project (every denied file then has a readable twin), read file bodies out of the metadata tree (TREE_SEARCH: inline extents hold small files such as keys and .env), make a subvolume read-only, destroy a subvolume by id (the user's backups), set the default subvolume; on ext4 they answer ENOTTY, which still shows the filter passed them (EPERM is the filter's refusal)
 # needs: token
-# known: R2
 # Harmless on a filesystem that is not btrfs (ENOTTY). On btrfs the calls
 # are real: test/adversarial/manual/btrfs-world.sh runs this case in a
 # world on a loop-mounted btrfs image and shows their effect.

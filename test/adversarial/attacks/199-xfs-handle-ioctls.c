@@ -1,6 +1,5 @@
 // technique: XFS's handle ioctls, the ioctl twin of name_to_handle_at/open_by_handle_at (refused as syscalls): PATH_TO_HANDLE resolves a path in the kernel, unbrokered, OPEN_BY_HANDLE opens the file it names with no path at all, so the broker's deny, redact and stub decisions never run and only Landlock's coarser rules are left (a redacted .env and a stubbed key inside the project come out whole); on another filesystem they answer ENOTTY, which still shows the filter passed them
 // needs: token
-// known: R3
 // Harmless on a filesystem that is not XFS (ENOTTY). OPEN_BY_HANDLE needs
 // CAP_SYS_ADMIN (a root agent). test/adversarial/manual/xfs-world.sh runs
 // this case in a world on a loop-mounted XFS image.
