@@ -7,10 +7,11 @@ import (
 )
 
 // TestHandleAndSubvolumeIoctls: the btrfs subvolume, tree-search and
-// inode-lookup ioctls and XFS's handle family are refused on any
-// descriptor whatever the size and direction bits of the command say
-// (review of h-filter, R2 and R3: adversarial 198, 199); the clone and
-// dedupe commands that share btrfs's type byte stay allowed.
+// inode-lookup ioctls, XFS's handle family and the fscrypt key removals
+// are refused on any descriptor whatever the size and direction bits of
+// the command say (review of h-filter, R2, R3, R5: adversarial 198, 199,
+// 111); the clone and dedupe commands that share btrfs's type byte stay
+// allowed.
 func TestHandleAndSubvolumeIoctls(t *testing.T) {
 	run := runFilter(t, func(string) bool { return true })
 	refused := map[string]uint32{
@@ -26,6 +27,7 @@ func TestHandleAndSubvolumeIoctls(t *testing.T) {
 		"XFS_IOC_FD_TO_HANDLE": 0xc038586a, "XFS_IOC_OPEN_BY_HANDLE": 0xc038586b,
 		"XFS_IOC_READLINK_BY_HANDLE": 0xc038586c, "XFS_IOC_ATTRLIST_BY_HANDLE": 0x4058587a,
 		"XFS_IOC_ATTRMULTI_BY_HANDLE": 0x4048587b, "XFS_IOC_GETPARENTS_BY_HANDLE": 0xc038583f,
+		"FS_IOC_REMOVE_ENCRYPTION_KEY": 0xc0406618, "FS_IOC_REMOVE_ENCRYPTION_KEY_ALL_USERS": 0xc0406619,
 	}
 	for name, cmd := range refused {
 		for _, c := range []uint64{uint64(cmd), uint64(cmd&0xffff | 0x40000000 | 0x10<<16), 1<<32 | uint64(cmd)} {

@@ -383,6 +383,8 @@ var Table = []Rule{
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x587a}, Reason: "XFS_IOC_ATTRLIST_BY_HANDLE: xattr names by handle"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x587b}, Reason: "XFS_IOC_ATTRMULTI_BY_HANDLE: xattrs read and set by handle (the setters are refused)"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x583f}, Reason: "XFS_IOC_GETPARENTS_BY_HANDLE: names by handle"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x6618}, Reason: "FS_IOC_REMOVE_ENCRYPTION_KEY: locks every process of the user out of an encrypted home (review R5)"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x6619}, Reason: "FS_IOC_REMOVE_ENCRYPTION_KEY_ALL_USERS: the same for every user"},
 
 	// Devices and terminals (issue 14, items 3 and 5). Raw and packet
 	// sockets see every packet on the machine's interfaces, loopback
