@@ -355,6 +355,37 @@ var Table = []Rule{
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocSetFeatures}, Reason: "BTRFS_IOC_SET_FEATURES: filesystem-wide"},
 	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Equal: ioBtrfsIocDefaultSubvol}, Reason: "BTRFS_IOC_DEFAULT_SUBVOL: filesystem-wide"},
 
+	// Ioctls that reach files by something other than a brokered path
+	// (review of h-filter, R2, R3): btrfs subvolume creation, snapshots and
+	// deletion (by name or by id, from any descriptor), the metadata tree
+	// search (inline extents are file bodies) and inode-to-name lookups;
+	// XFS's handle family (the ioctl twin of the refused open_by_handle_at).
+	// Matched on type and number whatever the size and direction bits say.
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x9401}, Reason: "BTRFS_IOC_SNAP_CREATE: a snapshot is a readable twin of every file in a subvolume"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x9417}, Reason: "BTRFS_IOC_SNAP_CREATE_V2"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x940e}, Reason: "BTRFS_IOC_SUBVOL_CREATE: a directory entry made unbrokered"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x9418}, Reason: "BTRFS_IOC_SUBVOL_CREATE_V2 (and START_SYNC, same number)"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x940f}, Reason: "BTRFS_IOC_SNAP_DESTROY: removes a whole subvolume unbrokered"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x943f}, Reason: "BTRFS_IOC_SNAP_DESTROY_V2: by id, from any descriptor on the filesystem"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x941a}, Reason: "BTRFS_IOC_SUBVOL_SETFLAGS: a subvolume made read-only through a read-only descriptor"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x9425}, Reason: "BTRFS_IOC_SET_RECEIVED_SUBVOL"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x9411}, Reason: "BTRFS_IOC_TREE_SEARCH(_V2): raw metadata, inline extents are file bodies"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x9412}, Reason: "BTRFS_IOC_INO_LOOKUP: the path of any inode"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x9423}, Reason: "BTRFS_IOC_INO_PATHS: the names of any inode"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x9424}, Reason: "BTRFS_IOC_LOGICAL_INO"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x943b}, Reason: "BTRFS_IOC_LOGICAL_INO_V2"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x9426}, Reason: "BTRFS_IOC_SEND: streams a whole subvolume"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x5868}, Reason: "XFS_IOC_PATH_TO_FSHANDLE: resolves a path in the kernel, unbrokered"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x5869}, Reason: "XFS_IOC_PATH_TO_HANDLE: resolves a path in the kernel, unbrokered"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x586a}, Reason: "XFS_IOC_FD_TO_HANDLE"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x586b}, Reason: "XFS_IOC_OPEN_BY_HANDLE: opens a file with no path (open_by_handle_at is refused)"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x586c}, Reason: "XFS_IOC_READLINK_BY_HANDLE"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x587a}, Reason: "XFS_IOC_ATTRLIST_BY_HANDLE: xattr names by handle"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x587b}, Reason: "XFS_IOC_ATTRMULTI_BY_HANDLE: xattrs read and set by handle (the setters are refused)"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x583f}, Reason: "XFS_IOC_GETPARENTS_BY_HANDLE: names by handle"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x6618}, Reason: "FS_IOC_REMOVE_ENCRYPTION_KEY: locks every process of the user out of an encrypted home (review R5)"},
+	{Syscall: "ioctl", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 1, Mask: 0xffff, Equal: 0x6619}, Reason: "FS_IOC_REMOVE_ENCRYPTION_KEY_ALL_USERS: the same for every user"},
+
 	// Devices and terminals (issue 14, items 3 and 5). Raw and packet
 	// sockets see every packet on the machine's interfaces, loopback
 	// included (other users' connections to local services); root keeps

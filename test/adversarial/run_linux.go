@@ -208,6 +208,7 @@ func (r *Runner) judgeAttack(c Case, w *World, svc *services, out string) Result
 	}
 	bad = append(bad, svc.filterChanges(c, w)...)
 	bad = append(bad, svc.devices.judge(w, out)...)
+	bad = append(bad, svc.reviewChanges()...)
 	if !svc.victimAlive() {
 		bad = append(bad, "the process outside the sandbox was killed")
 	}

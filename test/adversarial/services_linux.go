@@ -24,6 +24,7 @@ type services struct {
 	procs     []*exec.Cmd
 	sysv      *sysvObjects    // needs: sysv (services_filter_linux.go)
 	devices   *deviceServices // judge_devices_linux.go
+	posixShm  *posixShm       // needs: posixshm (services_reviewfilter_linux.go)
 }
 
 // startServices starts what every case gets (fake agent sockets, a fake
@@ -90,6 +91,12 @@ func (w *World) startServices(c Case) (*services, error) {
 	}
 	if c.needs("sysv") {
 		if err := w.startSysV(s); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if c.needs("posixshm") {
+		if err := w.startPosixShm(s); err != nil {
 			s.Close()
 			return nil, err
 		}
