@@ -7,7 +7,7 @@
 # the image is touched: every call is on a descriptor of the image.
 set -eu
 bin=$(realpath "$1"); user=${2:-root}
-case198=$(realpath "$(dirname "$0")/../attacks/198-btrfs-subvolume-ioctls.py")
+case198=$(realpath "$(dirname "$0")/../attacks/115-btrfs-subvolume-ioctls.py")
 work=$(mktemp -d /var/lib/aixadv-btrfs.XXXXXX)
 mnt=$work/mnt
 cleanup() { umount "$mnt" 2>/dev/null || true; rm -rf "$work"; }
