@@ -58,6 +58,9 @@ func handleChmod(r *Request) Reply {
 	}
 	follow := flags&unix.AT_SYMLINK_NOFOLLOW == 0
 	return r.fileAction(o, follow, emptyPath, policy.OpWrite, func(f fsops.File) error {
+		if err := refuseDevfsAttr(f.FD); err != nil { // devfs_linux.go
+			return err
+		}
 		return fsops.Chmod(f, stripSetidFD(mode, f.FD)) // setid_linux.go
 	})
 }
@@ -83,6 +86,9 @@ func handleChown(r *Request) Reply {
 	}
 	follow := flags&unix.AT_SYMLINK_NOFOLLOW == 0
 	return r.fileAction(o, follow, emptyPath, policy.OpWrite, func(f fsops.File) error {
+		if err := refuseDevfsAttr(f.FD); err != nil { // devfs_linux.go
+			return err
+		}
 		return fsops.Chown(f, uid, gid)
 	})
 }

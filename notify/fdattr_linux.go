@@ -35,6 +35,9 @@ func handleFchmod(r *Request) Reply {
 		if stubs.isShared(fd) {
 			return nil
 		}
+		if err := refuseDevfsAttr(fd); err != nil { // devfs_linux.go
+			return err
+		}
 		return unix.Fchmod(fd, stripSetidFD(mode, fd)) // setid_linux.go
 	})
 }
@@ -45,6 +48,9 @@ func handleFchown(r *Request) Reply {
 	return r.fdAction(int32(r.Arg(0)), func(fd int) error {
 		if stubs.isShared(fd) {
 			return nil
+		}
+		if err := refuseDevfsAttr(fd); err != nil { // devfs_linux.go
+			return err
 		}
 		return unix.Fchown(fd, uid, gid)
 	})

@@ -281,7 +281,7 @@ func (r *Request) AsCallerCreate(fn func() error) error {
 // Decide asks the broker about op on a canonical path and keeps the
 // decision for the audit record.
 func (r *Request) Decide(op policy.Op, path string) policy.Decision {
-	d := guardCgroup(op, path, r.sup.broker.Decide(op, path))
+	d := guardDevfs(op, path, guardCgroup(op, path, r.sup.broker.Decide(op, path)))
 	r.note(op, path, d)
 	return d
 }
