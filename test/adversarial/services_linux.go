@@ -107,10 +107,6 @@ func (w *World) startServices(c Case) (*services, error) {
 			return nil, err
 		}
 	}
-	if err := w.startPosixShm(c, s); err != nil { // services_reviewdev_linux.go
-		s.Close()
-		return nil, err
-	}
 	if s.devices, err = w.startDevices(c); err != nil {
 		s.Close()
 		return nil, err
