@@ -1,3 +1,4 @@
+# Reproduction of RD2 (review of h-devices): a bash in a pty as the user's terminal; see README.md.
 import os, pty, sys, time, select
 cmd = sys.argv[1]
 pid, fd = pty.fork()

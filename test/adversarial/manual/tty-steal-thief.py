@@ -1,3 +1,4 @@
+# Reproduction of RD2 (review of h-devices): run by tty-steal-harness.py as the agent; see README.md.
 import os, signal, select, time, sys
 out = os.path.join(os.getcwd(), "stolen.txt")
 log = []
