@@ -247,3 +247,33 @@ func TestStaleCgroupReaped(t *testing.T) {
 		t.Errorf("stale cgroup %s still there (%v)", stale.dir, err)
 	}
 }
+
+// TestGuardDevfs: no name is created or removed on /dev's own file system
+// whatever the decision; /dev/shm (its own tmpfs) and reads are untouched.
+func TestGuardDevfs(t *testing.T) {
+	allow := policy.Decision{Action: policy.Allow}
+	tests := []struct {
+		op   policy.Op
+		path string
+		deny bool
+	}{
+		{policy.OpUnlink, "/dev/null", true},
+		{policy.OpRename, "/dev/stdout", true},
+		{policy.OpCreate, "/dev/planted", true},
+		{policy.OpLink, "/dev/zero", true},
+		{policy.OpMkdir, "/dev/x", true},
+		{policy.OpWrite, "/dev/null", false},
+		{policy.OpRead, "/dev/null", false},
+		{policy.OpCreate, "/dev/shm/sem.x", false},
+		{policy.OpUnlink, "/devices/x", false},
+	}
+	for _, tc := range tests {
+		if _, err := os.Stat("/dev/shm"); err != nil && strings.HasPrefix(tc.path, "/dev/shm/") {
+			continue
+		}
+		got := guardDevfs(tc.op, tc.path, allow)
+		if got.Allowed() == tc.deny {
+			t.Errorf("guardDevfs(%s, %s) allowed %v, want denied %v", tc.op, tc.path, got.Allowed(), tc.deny)
+		}
+	}
+}

@@ -394,6 +394,7 @@ var Table = []Rule{
 	// socket type whatever SOCK_CLOEXEC and SOCK_NONBLOCK say. ICMP
 	// "ping" sockets are SOCK_DGRAM and run.
 	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_PACKET}, Reason: "packet sockets sniff and forge on every interface"},
+	{Syscall: "socket", Action: Refuse, Errno: unix.EPROTONOSUPPORT, When: &Cond{Arg: 0, Equal: unix.AF_NETLINK, And: &Cond{Arg: 2, Equal: unix.NETLINK_CONNECTOR}}, Reason: "the proc connector reports every fork, exec and exit on the machine (review finding RD4); EPROTONOSUPPORT, what a kernel without it answers"},
 	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_INET, And: &Cond{Arg: 1, Mask: 0xf, Equal: unix.SOCK_RAW}}, Reason: "raw inet sockets read every packet of a protocol, loopback included"},
 	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_INET6, And: &Cond{Arg: 1, Mask: 0xf, Equal: unix.SOCK_RAW}}, Reason: "raw inet6 sockets"},
 	{Syscall: "socket", Action: Refuse, Errno: unix.EPERM, When: &Cond{Arg: 0, Equal: unix.AF_INET, And: &Cond{Arg: 1, Mask: 0xf, Equal: unix.SOCK_PACKET}}, Reason: "the obsolete inet SOCK_PACKET is a packet socket"},

@@ -1,5 +1,4 @@
 // technique: a root agent renames, removes or replaces the host's own device names that generic allows writing (/dev/null, /dev/zero, /dev/tty, /dev/ptmx, /dev/stdout, /dev/stderr): allow_write on a device path also grants create, unlink, rename and link, and the broker performs them without Landlock. Probed without changing anything: renameat2 of each name onto itself, which the kernel answers 0 without touching the directory once the broker let it through (in a private mount namespace, `rm /dev/null; echo x >/dev/null` then leaves a regular file that every outside process writes its discarded output into)
-// known: RD1
 #include "adv.h"
 
 int main(void) {
