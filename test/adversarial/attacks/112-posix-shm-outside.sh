@@ -1,7 +1,7 @@
 # technique: read and overwrite a POSIX shared memory object of the user's processes outside the sandbox in /dev/shm (pulseaudio, browsers, PostgreSQL dynamic segments, python multiprocessing of another project): SysV IPC is refused, its POSIX twin is a file the profile allows for writing
 # needs: posixshm
 # requires: python3
-# known: R1
+# known: V7
 . ./.adv/world.env
 ls -la /dev/shm/ | head
 cat "$OUTSIDE_SHM"; echo
