@@ -79,8 +79,11 @@ func guardianMain(args []string) int {
 	// The terminal's and the user's signals are for the agent (the
 	// supervisor forwards them); a handler, not SIG_IGN, so that stage 2
 	// does not inherit an ignored disposition.
+	// The job-control stops too: the guardian keeps running while the
+	// agent is stopped, to report the stop to the supervisor (jobStop).
 	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE,
+		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
 	go func() {
 		for range sigs {
 		}
@@ -112,7 +115,8 @@ func guardianMain(args []string) int {
 		return exitSetupFailed
 	}
 	exited := make(chan unix.WaitStatus, 1)
-	go guardianReap(proc.Pid, exited)
+	stopped := make(chan syscall.Signal, 4)
+	go guardianReap(proc.Pid, exited, stopped)
 	told := make(chan bool, 1) // true: the supervisor said kill; false: it is gone
 	go func() {
 		r := bufio.NewReader(ctl)
@@ -123,6 +127,8 @@ func guardianMain(args []string) int {
 		select {
 		case ws := <-exited:
 			fmt.Fprintf(ctl, "X %d\n", uint32(ws))
+		case sig := <-stopped:
+			fmt.Fprintf(ctl, "T %d\n", int(sig))
 		case asked := <-told:
 			left := guardianKill(cg, !asked)
 			if asked {
@@ -150,15 +156,22 @@ func guardianKill(cg *sessionCgroup, orphaned bool) []int {
 	return left
 }
 
-// guardianReap reaps every child; stage 2's status goes to exited.
-func guardianReap(stage2 int, exited chan<- unix.WaitStatus) {
+// guardianReap reaps every child; stage 2's exit status goes to exited,
+// and the signal that stopped it (Ctrl-Z in an agent that handles the
+// terminal itself, SIGTTIN, SIGSTOP) to stopped.
+func guardianReap(stage2 int, exited chan<- unix.WaitStatus, stopped chan<- syscall.Signal) {
 	for {
 		var ws unix.WaitStatus
-		pid, err := unix.Wait4(-1, &ws, 0, nil)
+		pid, err := unix.Wait4(-1, &ws, unix.WUNTRACED, nil)
 		switch {
 		case errors.Is(err, unix.EINTR):
 		case err != nil:
 			time.Sleep(10 * time.Millisecond) // no child now: orphans may come
+		case pid == stage2 && ws.Stopped():
+			select {
+			case stopped <- ws.StopSignal():
+			default: // the supervisor has not read the last one yet: it is enough
+			}
 		case pid == stage2:
 			exited <- ws
 		}
@@ -262,10 +275,17 @@ func startGuardian(sock *os.File, cfg Config, cg *sessionCgroup) (*guardian, int
 	return g, pid, nil
 }
 
-// status waits for the guardian's report of the agent's exit; a guardian
-// gone without one means stage 2 was killed with it.
-func (g *guardian) status() unix.WaitStatus {
+// status waits for the guardian's report of the agent's exit, calling
+// onStop for each report that the agent stopped; a guardian gone without
+// one means stage 2 was killed with it.
+func (g *guardian) status(onStop func(syscall.Signal)) unix.WaitStatus {
 	for line := range g.lines {
+		if v, ok := strings.CutPrefix(line, "T "); ok {
+			if n, err := strconv.Atoi(v); err == nil && onStop != nil {
+				onStop(syscall.Signal(n))
+			}
+			continue
+		}
 		if v, ok := strings.CutPrefix(line, "X "); ok {
 			if n, err := strconv.ParseUint(v, 10, 32); err == nil {
 				return unix.WaitStatus(n)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -137,7 +139,44 @@ func (s *session) status(ws unix.WaitStatus) (int, error) {
 // supervisor's own children (the guardian, and orphans if the guardian
 // dies) are reaped by reapChildren.
 func (s *session) reap(exited chan<- unix.WaitStatus) {
-	exited <- s.guard.status()
+	exited <- s.guard.status(s.jobStop)
+}
+
+// jobStop follows the agent into a job-control stop, as sudo and script
+// do: an agent that owns the terminal (raw mode: Claude Code, Codex)
+// handles Ctrl-Z by stopping only itself, and the shell, which waits for
+// aixbroker, would otherwise never get its prompt back. The supervisor
+// stops itself with the same signal, so the shell sees the job stopped;
+// when the shell continues it (fg, bg), it continues the agent. A report
+// that arrives once the agent runs again (a stop of the whole group by the
+// terminal, already continued) is ignored.
+func (s *session) jobStop(sig syscall.Signal) {
+	if !processStopped(s.pid) {
+		return
+	}
+	switch sig {
+	case syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGSTOP:
+	default:
+		sig = syscall.SIGTSTP
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	// The signal is sent to this thread, so the stop takes effect before
+	// Tgkill returns to it, not after the agent is continued below.
+	// SIGTSTP and its kin have their default action (stop): the supervisor
+	// never asks for them (wait's signal.Notify).
+	unix.Tgkill(os.Getpid(), unix.Gettid(), sig)
+	unix.Kill(s.pid, unix.SIGCONT)
+}
+
+// processStopped reports whether process pid is in a job-control stop.
+func processStopped(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(data, ')')
+	return i > 0 && i+2 < len(data) && data[i+2] == 'T'
 }
 
 // reapChildren reaps this process's children until it has none.
