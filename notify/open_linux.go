@@ -355,6 +355,10 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 			return Denied(d, op)
 		}
 	}
+	if err := r.guardShm(ops[len(ops)-1], f.FD, "", unix.AT_EMPTY_PATH, f.Path, shmOpenErrno(r.attemptedOp)); err != nil {
+		f.Close() // another process's POSIX object (shmguard_linux.go)
+		return ErrorOf(err)
+	}
 	if isDevice(st.Mode) {
 		return r.openDevice(f, flags, &st, d) // device_linux.go: decided on the device number
 	}

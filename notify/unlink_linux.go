@@ -67,5 +67,14 @@ func (r *Request) unlinkFile(p fsops.Parent) error {
 	if err := r.allowRemove(policy.OpUnlink, p); err != nil {
 		return err
 	}
-	return fsops.Unlink(p, 0)
+	path := p.Path()
+	if err := r.guardShm(policy.OpUnlink, p.FD, p.Name, 0, path, unix.EACCES); err != nil {
+		return err
+	}
+	obj, shm := shmLookup(p.FD, p.Name, 0, path)
+	err := fsops.Unlink(p, 0)
+	if err == nil && shm {
+		r.forgetShmLast(obj)
+	}
+	return err
 }

