@@ -129,7 +129,7 @@ func (r *Request) openPathHidden(o openReq) Reply {
 		f.Close()
 		return ErrorOf(err)
 	}
-	if err := r.CheckProc(f.Path); err != nil {
+	if err := r.CheckProc(f.Path, false); err != nil {
 		f.Close()
 		return ErrorOf(err)
 	}
@@ -332,7 +332,7 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 		return Errno(syscall.ELOOP)
 	}
 	ops := openOps(flags)
-	if err := r.CheckProc(f.Path); err != nil {
+	if err := r.CheckProc(f.Path, ops[len(ops)-1] == policy.OpWrite); err != nil {
 		f.Close()
 		return ErrorOf(err)
 	}
