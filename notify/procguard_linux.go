@@ -109,14 +109,20 @@ func procEntry(canon string) (pid int, entry string, ok bool) {
 // inSandbox reports whether pid descends from the supervisor process (or
 // its guardian, which is not in the sandbox itself):
 // the stage-2 child and, since the supervisor is a child subreaper, every
-// orphan of the agent. The supervisor itself is not in the sandbox.
+// orphan of the agent. The supervisor itself is not in the sandbox. A
+// thread id counts as its thread group: a thread of the guardian has the
+// guardian's parent, the supervisor, and is no more in the sandbox than
+// the guardian (/proc/<guardian>/task/<tid>/environ).
 func (s *Supervisor) inSandbox(pid int) bool {
 	self := os.Getpid()
 	for range maxAncestry {
+		tgid, ppid := procIDs(pid)
+		if tgid > 0 {
+			pid = tgid
+		}
 		if pid == self || pid == s.guardian {
 			return false
 		}
-		ppid := parentOf(pid)
 		if ppid <= 1 {
 			return false
 		}
@@ -128,13 +134,19 @@ func (s *Supervisor) inSandbox(pid int) bool {
 	return false
 }
 
-// parentOf reads the parent of pid (0 when it is gone).
-func parentOf(pid int) int {
+// procIDs reads the thread group and the parent of pid, a process or a
+// thread (0 when it is gone).
+func procIDs(pid int) (tgid, ppid int) {
 	data, err := fsops.ReadStatus(pid)
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	_, rest, ok := bytes.Cut(data, []byte("\nPPid:"))
+	return statusInt(data, "\nTgid:"), statusInt(data, "\nPPid:")
+}
+
+// statusInt is the number after key in a /proc status file (0 if none).
+func statusInt(data []byte, key string) int {
+	_, rest, ok := bytes.Cut(data, []byte(key))
 	if !ok {
 		return 0
 	}

@@ -16,7 +16,9 @@ import (
 // process outside the sandbox (its OOM score, name, timer slack, core dump
 // filter, clear_refs, sched, per process and per thread), and no autogroup,
 // its own included (the terminal session's); its own entries and its
-// children's stay writable.
+// children's stay writable. $PPID is the guardian, a multithreaded
+// process outside the sandbox whose threads are the supervisor's
+// children: none of its threads' entries is written or its environ read.
 func TestProcWriteGuard(t *testing.T) {
 	// The victim must not descend from this process, which acts as the
 	// supervisor (its other children would count as in the sandbox): a
@@ -56,8 +58,9 @@ w() { if (printf '%s\n' "$2" > "$1") 2>/dev/null; then echo "$1 WRITTEN $3"; els
 for p in $v $PPID; do
   for e in oom_score_adj:1000 oom_adj:15 comm:pwned timerslack_ns:100000000 coredump_filter:0x7f clear_refs:5 sched:0 autogroup:19; do
     w /proc/$p/${e%%:*} ${e#*:}
-    w /proc/$p/task/$p/${e%%:*} ${e#*:}
+    for t in /proc/$p/task/*; do w $t/${e%%:*} ${e#*:}; done
   done
+  for t in /proc/$p/task/*; do cat $t/environ >/dev/null 2>&1 && echo "$t/environ READ"; done
 done
 w /proc/self/autogroup 19
 w /proc/$$/autogroup 19
@@ -71,8 +74,8 @@ kill $c
 	for _, line := range strings.Split(strings.TrimSpace(res.stdout), "\n") {
 		f := strings.Fields(line)
 		own := len(f) == 3 && f[2] == "own" // the agent's own entries and its child's
-		if len(f) < 2 || (f[1] == "WRITTEN") != own {
-			t.Errorf("%s: want written=%v", line, own)
+		if len(f) < 2 || f[1] == "READ" || (f[1] == "WRITTEN") != own {
+			t.Errorf("%s: want written=%v, never read", line, own)
 		}
 	}
 	for _, e := range entries {
