@@ -122,23 +122,24 @@ func shmLookup(dirfd int, name string, flags int, path string) (shmObject, bool)
 // acts on next; the agent cannot put another process's object at the
 // name meanwhile (renaming or linking one is refused here).
 func (r *Request) guardShm(op policy.Op, dirfd int, name string, flags int, path string, errno syscall.Errno) error {
-	if !r.shmForeign(dirfd, name, flags, path) {
-		return nil
+	_, _, err := r.guardShmObject(op, dirfd, name, flags, path, errno)
+	return err
+}
+
+// guardShmObject is guardShm that also returns the object it found, when
+// the name is one of /dev/shm (shm). An object without a handle counts as
+// another process's: it cannot be told from one.
+func (r *Request) guardShmObject(op policy.Op, dirfd int, name string, flags int, path string, errno syscall.Errno) (shmObject, bool, error) {
+	o, shm := shmLookup(dirfd, name, flags, path)
+	if !shm || o.hasID && r.sup.created.hasID(o.id) {
+		return o, shm, nil
 	}
 	e := policy.EACCES
 	if errno == syscall.ENOENT {
 		e = policy.ENOENT
 	}
 	r.note(op, path, policy.Decision{Action: policy.Deny, Errno: e, Rule: shmRule})
-	return &refusal{op: op, path: path, errno: errno}
-}
-
-// shmForeign reports whether name in dirfd is an object of /dev/shm the
-// broker did not create in this session (one without a handle counts as
-// foreign: it cannot be told from another process's).
-func (r *Request) shmForeign(dirfd int, name string, flags int, path string) bool {
-	o, ok := shmLookup(dirfd, name, flags, path)
-	return ok && (!o.hasID || !r.sup.created.hasID(o.id))
+	return o, shm, &refusal{op: op, path: path, errno: errno}
 }
 
 // shmFile reports whether name in dirfd (AT_EMPTY_PATH: dirfd itself) at

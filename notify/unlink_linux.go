@@ -67,14 +67,13 @@ func (r *Request) unlinkFile(p fsops.Parent) error {
 	if err := r.allowRemove(policy.OpUnlink, p); err != nil {
 		return err
 	}
-	path := p.Path()
-	if err := r.guardShm(policy.OpUnlink, p.FD, p.Name, 0, path, unix.EACCES); err != nil {
+	obj, shm, err := r.guardShmObject(policy.OpUnlink, p.FD, p.Name, 0, p.Path(), unix.EACCES)
+	if err != nil {
 		return err
 	}
-	obj, shm := shmLookup(p.FD, p.Name, 0, path)
-	err := fsops.Unlink(p, 0)
+	err = fsops.Unlink(p, 0)
 	if err == nil && shm {
-		r.forgetShmLast(obj)
+		r.forgetShmLast(obj) // a session object without a name left
 	}
 	return err
 }
