@@ -1,7 +1,9 @@
 package notify
 
 import (
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -45,13 +47,13 @@ var shmRule = policy.Rule{
 	Comment: "POSIX shared memory and semaphores of the user's other processes are never opened, changed or removed by the sandbox",
 }
 
-// shmArea is where the POSIX objects live: the canonical /dev/shm and its
-// device; whole when it is a mount point of its own (every file on the
-// device is then an object, under any path).
+// shmArea is where the POSIX objects live: the device of /dev/shm and
+// the paths it is reached by. When /dev/shm is a mount point of its own
+// (the usual case), every mount point of that device (a bind mount
+// elsewhere too); otherwise the canonical /dev/shm alone.
 type shmArea struct {
-	dir   string
-	dev   uint64
-	whole bool
+	dev  uint64
+	dirs []string
 }
 
 var (
@@ -60,7 +62,7 @@ var (
 )
 
 // shmMount finds /dev/shm once (the sandbox cannot mount: it stays true).
-// An empty dir means there is none.
+// No dirs means there is none.
 func shmMount() shmArea {
 	shmOnce.Do(func() {
 		dir, err := filepath.EvalSymlinks("/dev/shm")
@@ -71,20 +73,48 @@ func shmMount() shmArea {
 		if unix.Stat(dir, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 			return
 		}
-		shmAt = shmArea{dir: dir, dev: st.Dev}
-		shmAt.whole = unix.Stat(filepath.Dir(dir), &up) == nil && up.Dev != st.Dev
+		shmAt = shmArea{dev: st.Dev, dirs: []string{dir}}
+		if unix.Stat(filepath.Dir(dir), &up) != nil || up.Dev == st.Dev {
+			return // a directory of /dev's file system: only its own path
+		}
+		shmAt.dirs = append(shmAt.dirs, mountsOf(st.Dev)...)
 	})
 	return shmAt
+}
+
+// mountsOf lists the mount points of the file system dev (mountinfo's
+// major:minor field).
+func mountsOf(dev uint64) []string {
+	mi, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return nil
+	}
+	want := strconv.Itoa(int(unix.Major(dev))) + ":" + strconv.Itoa(int(unix.Minor(dev)))
+	var out []string
+	for _, line := range strings.Split(string(mi), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 5 && f[2] == want {
+			out = append(out, unescapeMount(f[4]))
+		}
+	}
+	return out
+}
+
+// shmPath reports whether canonical path is under one of the paths of
+// /dev/shm: a string test, done before any lookup.
+func shmPath(path string) bool {
+	for _, d := range shmMount().dirs {
+		if strings.HasPrefix(path, d+"/") || d == "/" {
+			return true
+		}
+	}
+	return false
 }
 
 // inShm reports whether a file at canonical path on device dev is in
 // /dev/shm.
 func inShm(path string, dev uint64) bool {
-	a := shmMount()
-	if a.dir == "" || dev != a.dev {
-		return false
-	}
-	return a.whole || strings.HasPrefix(path, a.dir+"/")
+	return dev == shmMount().dev && shmPath(path)
 }
 
 // shmObject is an object of /dev/shm as the broker finds it.
@@ -100,7 +130,7 @@ type shmObject struct {
 // sockets there are left to the policy.
 func shmLookup(dirfd int, name string, flags int, path string) (shmObject, bool) {
 	var st unix.Stat_t
-	if unix.Fstatat(dirfd, name, &st, flags|unix.AT_SYMLINK_NOFOLLOW) != nil || !inShm(path, st.Dev) {
+	if !shmPath(path) || unix.Fstatat(dirfd, name, &st, flags|unix.AT_SYMLINK_NOFOLLOW) != nil || !inShm(path, st.Dev) {
 		return shmObject{}, false
 	}
 	switch st.Mode & unix.S_IFMT {
@@ -146,7 +176,7 @@ func (r *Request) guardShmObject(op policy.Op, dirfd int, name string, flags int
 // canonical path is in /dev/shm.
 func shmFile(dirfd int, name string, flags int, path string) bool {
 	var st unix.Stat_t
-	return unix.Fstatat(dirfd, name, &st, flags|unix.AT_SYMLINK_NOFOLLOW) == nil && inShm(path, st.Dev)
+	return shmPath(path) && unix.Fstatat(dirfd, name, &st, flags|unix.AT_SYMLINK_NOFOLLOW) == nil && inShm(path, st.Dev)
 }
 
 // forgetShmLast forgets a session object of /dev/shm whose last name was
