@@ -28,6 +28,10 @@ import (
 // birth time within a clock tick (the kernel stamps it from a coarse
 // clock): only the generation tells such a file from the one the broker
 // made. A file on a filesystem that gives no handles is not remembered.
+//
+// The same set holds every object the broker creates in /dev/shm: the shm
+// guard (shmguard_linux.go) lets the agent open and change only those, by
+// identity alone (hasID), whatever name a link or rename gave them.
 
 // createdMax bounds how many files a session remembers; past it the oldest
 // is dropped, and removing that one is refused again.
@@ -55,8 +59,8 @@ type createdFiles struct {
 	next  int               // the oldest slot of a full ring
 }
 
-// add remembers id, created at path. A full set drops its oldest entry
-// (one already forgotten leaves nothing to drop).
+// add remembers id, created at path. A full set first drops the entries
+// already forgotten, then, if still full, its oldest entry.
 func (c *createdFiles) add(id fileID, path string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -67,6 +71,9 @@ func (c *createdFiles) add(id fileID, path string) {
 	if c.paths == nil {
 		c.paths = make(map[fileID]string)
 	}
+	if len(c.order) >= limit && len(c.paths) < limit {
+		c.compact()
+	}
 	if len(c.order) < limit {
 		c.order = append(c.order, id)
 	} else {
@@ -75,6 +82,29 @@ func (c *createdFiles) add(id fileID, path string) {
 		c.next = (c.next + 1) % limit
 	}
 	c.paths[id] = path
+}
+
+// compact keeps in the ring, oldest first, only the entries still
+// remembered (once each: a file added again keeps its first place).
+func (c *createdFiles) compact() {
+	kept := make([]fileID, 0, len(c.paths))
+	seen := make(map[fileID]bool, len(c.paths))
+	for i := range c.order {
+		id := c.order[(c.next+i)%len(c.order)]
+		if _, ok := c.paths[id]; ok && !seen[id] {
+			seen[id] = true
+			kept = append(kept, id)
+		}
+	}
+	c.order, c.next = kept, 0
+}
+
+// hasID reports whether the broker created the file id, at any path.
+func (c *createdFiles) hasID(id fileID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.paths[id]
+	return ok
 }
 
 // has reports whether the broker created the file id at path.
@@ -144,9 +174,9 @@ func (r *Request) redacted(path string) bool {
 }
 
 // noteCreatedFD remembers the file the broker just created at path and
-// holds open as fd, when path is a redacted name.
+// holds open as fd, when path is a redacted name or in /dev/shm.
 func (r *Request) noteCreatedFD(path string, fd int) {
-	if !r.redacted(path) {
+	if !r.redacted(path) && !shmFile(fd, "", unix.AT_EMPTY_PATH, path) {
 		return
 	}
 	if id, ok := statID(fd, "", unix.AT_EMPTY_PATH); ok {
@@ -157,10 +187,11 @@ func (r *Request) noteCreatedFD(path string, fd int) {
 // noteCreatedName is noteCreatedFD for a name the broker just made in p
 // (symlink, mknod), looked up again through p's descriptor. Nothing in the
 // sandbox can replace that name meanwhile: it is redacted, so not
-// removable or renamed over before it is remembered.
+// removable or renamed over before it is remembered, or in /dev/shm, where
+// only the session's own objects can be renamed over it.
 func (r *Request) noteCreatedName(p fsops.Parent) {
 	path := p.Path()
-	if !r.redacted(path) {
+	if !r.redacted(path) && !shmFile(p.FD, p.Name, 0, path) {
 		return
 	}
 	if id, ok := statID(p.FD, p.Name, 0); ok {

@@ -226,3 +226,27 @@ func BenchmarkSandboxedCreateUnlink(b *testing.B) {
 		})
 	}
 }
+
+// TestCreatedFilesCompact: a full ring first drops the entries already
+// forgotten (a removed shm object, an unlinked redacted file), so a live
+// old entry stays remembered until the live ones alone fill the bound.
+func TestCreatedFilesCompact(t *testing.T) {
+	c := createdFiles{limit: 3}
+	id := func(n int) fileID { return fileID{dev: 1, handle: "1:" + strconv.Itoa(n)} }
+	for n := range 3 {
+		c.add(id(n), "/p")
+	}
+	c.forget(id(1))
+	c.add(id(3), "/p") // compacts: 0 and 2 stay
+	for _, n := range []int{0, 2, 3} {
+		if !c.hasID(id(n)) {
+			t.Errorf("entry %d dropped while forgotten ones were left", n)
+		}
+	}
+	c.add(id(4), "/p") // full of live entries: the oldest, 0, goes
+	for n, want := range map[int]bool{0: false, 1: false, 2: true, 3: true, 4: true} {
+		if got := c.hasID(id(n)); got != want {
+			t.Errorf("hasID(%d) = %v, want %v", n, got, want)
+		}
+	}
+}

@@ -76,7 +76,10 @@
 //     or r.DecideExec (they also record the audit event). Deny when unsure.
 //     An operation on an existing file also passes r.CheckProc (the /proc
 //     entries of processes outside the sandbox that Landlock would have
-//     refused the agent).
+//     refused the agent, and, for a write, any entry of theirs and
+//     autogroup) and r.guardShm (an object of /dev/shm the broker did not
+//     create in this session: another process's POSIX shared memory or
+//     semaphore, shmguard_linux.go).
 //   - Act on descriptors the broker resolved, with the caller's credentials
 //     (r.AsCaller), never by letting the kernel continue: a sibling thread
 //     can rewrite the path after the check. A [Continue] reply takes a

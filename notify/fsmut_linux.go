@@ -251,7 +251,13 @@ func (r *Request) fileAction(o operand, follow, emptyPath bool, op policy.Op, fn
 		if err := r.allowChange(op, f); err != nil {
 			return err
 		}
+		if err := r.CheckProc(f.Path, true); err != nil {
+			return err
+		}
 		if err := r.allowInode(op, f); err != nil {
+			return err
+		}
+		if err := r.guardShm(op, f.FD, "", unix.AT_EMPTY_PATH, f.Path, unix.EACCES); err != nil {
 			return err
 		}
 		return fn(f)

@@ -96,6 +96,9 @@ func (r *Request) allowLink(src fsops.File, dst fsops.Parent) error {
 	if err := r.allowInode(policy.OpLink, src); err != nil {
 		return err
 	}
+	if err := r.guardShm(policy.OpLink, src.FD, "", unix.AT_EMPTY_PATH, src.Path, unix.EACCES); err != nil {
+		return err
+	}
 	return r.allowCreate(dst, true)
 }
 

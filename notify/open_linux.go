@@ -129,7 +129,7 @@ func (r *Request) openPathHidden(o openReq) Reply {
 		f.Close()
 		return ErrorOf(err)
 	}
-	if err := r.CheckProc(f.Path); err != nil {
+	if err := r.CheckProc(f.Path, false); err != nil {
 		f.Close()
 		return ErrorOf(err)
 	}
@@ -332,7 +332,7 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 		return Errno(syscall.ELOOP)
 	}
 	ops := openOps(flags)
-	if err := r.CheckProc(f.Path); err != nil {
+	if err := r.CheckProc(f.Path, ops[len(ops)-1] == policy.OpWrite); err != nil {
 		f.Close()
 		return ErrorOf(err)
 	}
@@ -354,6 +354,10 @@ func (r *Request) openExisting(f fsops.File, flags int) Reply {
 			f.Close()
 			return Denied(d, op)
 		}
+	}
+	if err := r.guardShm(ops[len(ops)-1], f.FD, "", unix.AT_EMPTY_PATH, f.Path, shmOpenErrno(r.attemptedOp)); err != nil {
+		f.Close() // another process's POSIX object (shmguard_linux.go)
+		return ErrorOf(err)
 	}
 	if isDevice(st.Mode) {
 		return r.openDevice(f, flags, &st, d) // device_linux.go: decided on the device number

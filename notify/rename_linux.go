@@ -59,6 +59,9 @@ func handleRename(r *Request) Reply {
 		if err := r.allowRename(op, np, flags); err != nil {
 			return err
 		}
+		if err := r.guardShmRename(op, np); err != nil {
+			return err
+		}
 		if err := r.allowSubtree(op, flags); err != nil {
 			return err
 		}

@@ -351,7 +351,7 @@ func (r *Request) readLinkAt(tg fsops.Target, o operand) (string, error) {
 	if err := r.Valid(); err != nil {
 		return "", err
 	}
-	if err := r.CheckProc(canon); err != nil {
+	if err := r.CheckProc(canon, false); err != nil {
 		return "", err
 	}
 	if err := r.allow(policy.OpStat, canon); err != nil {

@@ -67,5 +67,13 @@ func (r *Request) unlinkFile(p fsops.Parent) error {
 	if err := r.allowRemove(policy.OpUnlink, p); err != nil {
 		return err
 	}
-	return fsops.Unlink(p, 0)
+	obj, shm, err := r.guardShmObject(policy.OpUnlink, p.FD, p.Name, 0, p.Path(), unix.EACCES)
+	if err != nil {
+		return err
+	}
+	err = fsops.Unlink(p, 0)
+	if err == nil && shm {
+		r.forgetShmLast(obj) // a session object without a name left
+	}
+	return err
 }

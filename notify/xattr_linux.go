@@ -254,7 +254,7 @@ func (r *Request) resolveXattr(c xattrCall) (fsops.File, bool, error) {
 		if err != nil {
 			return f, false, nil // no path to decide on: nothing to show
 		}
-		if err := r.CheckProc(canon); err != nil {
+		if err := r.CheckProc(canon, false); err != nil {
 			f.Close()
 			return fsops.File{}, false, err
 		}

@@ -7,7 +7,9 @@ import "github.com/goccy/go-yaml/ast"
 // queues and semaphores live in one namespace per machine, so a segment the
 // user's X server or database created is there for any process of the
 // user to attach, read and write by id. POSIX shared memory and semaphores
-// are files in /dev/shm and follow the filesystem rules. default: allow
+// are files in /dev/shm and follow the filesystem rules, and the broker's
+// shm guard on top (notify/shmguard_linux.go: only the session's own
+// objects open). default: allow
 // does not reach ipc: (see docs/policy.md).
 type IPC struct {
 	SysV       Action // "" or Deny: refused; Allow: the host's objects, all of them

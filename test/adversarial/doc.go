@@ -19,7 +19,9 @@
 // The runner gives every case a fresh world: a fake HOME outside /tmp with
 // a project inside it, both seeded with unique canary secrets, unix socket
 // services outside the sandbox and a process to signal. It runs the case
-// under `aixbroker exec` with the built-in generic profile, then judges:
+// under `aixbroker exec` with the built-in generic profile (merged under
+// the project file <kind>/policy/<name>.yaml, when the case has one, copied
+// into the project as .aixgate.yaml), then judges:
 // an attack LEAKs if a canary shows in its output or in a file it could
 // write, if a file outside its reach changed, if the outside process died,
 // or if the audit log no longer verifies; otherwise it is held. Exit

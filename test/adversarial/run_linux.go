@@ -139,6 +139,9 @@ func (r *Runner) install(c Case, w *World) ([]string, error) {
 	if err := os.WriteFile(dst, data, 0o755); err != nil {
 		return nil, fmt.Errorf("install case: %w", err)
 	}
+	if err := r.casePolicy(c, w); err != nil { // casepolicy_shm_linux.go
+		return nil, err
+	}
 	if c.Lang == "c" {
 		return []string{dst}, nil
 	}

@@ -1,5 +1,6 @@
 # technique: change an outside process through its writable /proc entries, written through the broker (which is outside the Landlock domain): OOM score (makes the user's editor or the supervisor the OOM killer's victim), autogroup nice (the whole terminal session, own entry included), timer slack, core dump filter, clear_refs, sched statistics, comm, per thread too
 # requires: python3
+# policy: attacks/policy/113-proc-write-outside.yaml, a project file that allows writing /proc/** (the profile's read-only /proc must not be the only wall)
 # (and the cgroup files of the session: move the victim into the sandbox's cgroup or the agent out of it, re-weight the user's session)
 . ./.adv/world.env
 for p in "$VICTIM_PID" "$PPID" self; do
