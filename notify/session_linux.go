@@ -166,7 +166,13 @@ func (s *session) jobStop(sig syscall.Signal) {
 	// SIGTSTP and its kin have their default action (stop): the supervisor
 	// never asks for them (wait's signal.Notify).
 	unix.Tgkill(os.Getpid(), unix.Gettid(), sig)
-	unix.Kill(s.pid, unix.SIGCONT)
+	// Continued: the shell's SIGCONT went to the whole job, the agent
+	// included, unless the agent left the process group. Only then is it
+	// continued here (a second SIGCONT could land after the agent's next
+	// Ctrl-Z and undo that stop).
+	if processStopped(s.pid) {
+		unix.Kill(s.pid, unix.SIGCONT)
+	}
 }
 
 // processStopped reports whether process pid is in a job-control stop.

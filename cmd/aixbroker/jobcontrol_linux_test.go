@@ -40,7 +40,17 @@ func TestJobControlInTmux(t *testing.T) {
 		t.Skip("python3 is not installed")
 	}
 	bin := buildBinary(t)
-	dir := t.TempDir()
+	dir, err := os.MkdirTemp("", "aixbroker-jobcontrol-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Removed after tmux is gone (its shell may still write into HOME as
+	// it exits, which t.TempDir's cleanup reports as a failure).
+	defer func() {
+		for i := 0; i < 50 && os.RemoveAll(dir) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
 	agent := filepath.Join(dir, "agent.py")
 	if err := os.WriteFile(agent, []byte(rawAgent), 0o644); err != nil {
 		t.Fatal(err)
@@ -53,7 +63,7 @@ func TestJobControlInTmux(t *testing.T) {
 		}
 		return string(out)
 	}
-	tmux("new-session", "-d", "-s", "jc", "-x", "120", "-y", "30", "env", "-i", "PATH=/usr/bin:/bin", "HOME="+dir, "TERM=xterm", "bash", "--norc", "--noprofile")
+	tmux("new-session", "-d", "-s", "jc", "-x", "120", "-y", "30", "env", "-i", "PATH=/usr/bin:/bin", "HOME="+dir, "HISTFILE=/dev/null", "TERM=xterm", "bash", "--norc", "--noprofile")
 	defer exec.Command("tmux", "-S", sock, "kill-server").Run()
 	screen := func() string { return tmux("capture-pane", "-t", "jc", "-p", "-S", "-100") }
 	waitFor := func(what string, n int) {
