@@ -1,0 +1,69 @@
+package adversarial
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/aixbroker/aixbroker/audit"
+)
+
+// mustLogRe matches the "must-log PATH" lines an audit case prints: a path
+// the agent was refused (or touched) that the log must name, in an event
+// record or as the first or last path of a suppressed record of its session.
+var mustLogRe = regexp.MustCompile(`(?m)^must-log (.+)$`)
+
+// keepSessionRe matches "keep-session-start" : the earlier, seeded
+// session's session_start must still be in the log (not only named by a
+// rotated record).
+var keepSessionRe = regexp.MustCompile(`(?m)^keep-session-start$`)
+
+// judgeReviewAudit (review of h-audit) checks what an audit case says the
+// log must still hold.
+func judgeReviewAudit(c Case, w *World, out string) []string {
+	if !auditCase(c) {
+		return nil
+	}
+	want := mustLogRe.FindAllStringSubmatch(out, -1)
+	keep := keepSessionRe.MatchString(out)
+	if len(want) == 0 && !keep {
+		return nil
+	}
+	v, _ := seeded.Load(w.Root)
+	seed, _ := v.(string)
+	files, err := audit.Files(w.auditLog())
+	if err != nil {
+		return []string{"audit log unreadable: " + err.Error()}
+	}
+	named := map[string]bool{}
+	seedStart := false
+	for e, err := range audit.Scan(files) {
+		if err != nil {
+			if errors.Is(err, audit.ErrBadLine) {
+				continue
+			}
+			return []string{"audit log unreadable: " + err.Error()}
+		}
+		r := &e.Record
+		if r.Type == audit.TypeSessionStart && r.SessionID == seed {
+			seedStart = true
+		}
+		if r.SessionID == seed {
+			continue
+		}
+		named[r.Path] = true
+		named[r.LastPath] = true
+	}
+	var bad []string
+	for _, m := range want {
+		p := strings.TrimSpace(m[1])
+		if !named[p] {
+			bad = append(bad, fmt.Sprintf("the log of the session never names %s (hidden in a suppressed or gap count)", p))
+		}
+	}
+	if keep && seed != "" && !seedStart {
+		bad = append(bad, "the earlier session's session_start was rotated away by this session")
+	}
+	return bad
+}
