@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/aixbroker/aixbroker/audit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,5 +126,120 @@ func TestAuditLogInWritableRoot(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// floodScript opens a file in the project behind a ~4000-byte path: each
+// open is an allowed event of about 4.3 KB, and allowed events have no
+// flood budget. argv: count (0: no bound), seconds, then it prints "filled".
+const floodScript = `import os, sys, time
+n, secs = int(sys.argv[1]), float(sys.argv[2])
+p = "flood"
+while len(p) < 3900:
+    p += "/" + "d" * 200
+os.makedirs(p, exist_ok=True)
+p += "/f"
+open(p, "w").close()
+end, i = time.time() + secs, 0
+while (n == 0 or i < n) and time.time() < end:
+    os.close(os.open(p, os.O_RDONLY))
+    i += 1
+print("filled", i, flush=True)
+`
+
+// TestAllowedFloodRotatesRunningSession (review of h-audit, R3): session A
+// runs; session B, started after it, floods allowed events (no budget) and
+// rotation removes A's records, its session_start included, while A is
+// still running: each writer protects only its own records. The test
+// measures how fast. Held would be: A's session_start still in the log
+// when B is done (B fails closed instead, or B's allowed events are
+// budgeted).
+func TestAllowedFloodRotatesRunningSession(t *testing.T) {
+	for _, who := range accounts(t) {
+		t.Run(who.name, func(t *testing.T) {
+			w := newWorld(t, who)
+			cfgDir := filepath.Join(w.home, ".aixgate")
+			os.MkdirAll(cfgDir, 0o700)
+			if err := os.WriteFile(filepath.Join(cfgDir, "config.yaml"), []byte("audit:\n  max_size_mb: 1\n  max_files: 4\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(w.project, "flood.py"), []byte(floodScript), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if who.uid >= 0 {
+				for _, p := range []string{cfgDir, filepath.Join(cfgDir, "config.yaml"), filepath.Join(w.project, "flood.py")} {
+					os.Chown(p, who.uid, who.gid)
+				}
+			}
+			// A fills more than one file, then keeps running.
+			a, aOut, aDone := w.startExec(t, who, "sh", "-c", "python3 flood.py 400 10; exec sleep 60")
+			for deadline := time.Now().Add(30 * time.Second); !strings.Contains(aOut.String(), "filled"); time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("session A never filled: %s", aOut)
+				}
+			}
+			var startA audit.Record
+			if files, err := audit.Files(w.auditLog()); err == nil {
+				for e, err := range audit.Scan(files) {
+					if err == nil && e.Record.Type == audit.TypeSessionStart {
+						startA = e.Record
+					}
+				}
+			}
+			time.Sleep(200 * time.Millisecond) // A's batch flushed
+			hasStart := func() bool {
+				files, err := audit.Files(w.auditLog())
+				if err != nil {
+					return false
+				}
+				for e, err := range audit.Scan(files) {
+					if err == nil && e.Record.Type == audit.TypeSessionStart && e.Record.SessionID == startA.SessionID {
+						return true
+					}
+				}
+				return false
+			}
+			if !hasStart() {
+				t.Fatal("session A's start is not in the log before B")
+			}
+			began := time.Now()
+			_, bOut, bDone := w.startExec(t, who, "python3", "flood.py", "0", "6")
+			var gone time.Duration
+		wait:
+			for {
+				select {
+				case <-bDone:
+					break wait
+				case <-time.After(50 * time.Millisecond):
+					if gone == 0 && !hasStart() {
+						gone = time.Since(began)
+					}
+				}
+			}
+			if gone == 0 && !hasStart() {
+				gone = time.Since(began)
+			}
+			var size int64
+			if files, err := audit.Files(w.auditLog()); err == nil {
+				for _, f := range files {
+					if fi, err := os.Stat(f); err == nil {
+						size += fi.Size()
+					}
+				}
+			}
+			t.Logf("B: %s (log now %d bytes in 4 files of 1 MiB)", strings.TrimSpace(bOut.String()), size)
+			a.Process.Signal(syscall.SIGTERM)
+			<-aDone
+			_, sessions := w.verify(t, "sessions")
+			t.Logf("audit sessions after both:\n%s", sessions)
+			code, msg := w.verify(t, "verify")
+			t.Logf("A said: %s\nverify: exit %d: %s", aOut, code, msg)
+			if code == 0 && !strings.Contains(sessions, "ended") {
+				t.Errorf("verify exits 0 although session A has neither its start nor its end in the log")
+			}
+			if gone != 0 {
+				t.Errorf("session B's allowed flood rotated away running session A's session_start %.1f s after B started (A was still running)", gone.Seconds())
+			}
+		})
 	}
 }
