@@ -172,7 +172,7 @@ func TestAllowedFloodRotatesRunningSession(t *testing.T) {
 				}
 			}
 			// A fills more than one file, then keeps running.
-			a, aOut, aDone := w.startExec(t, who, "sh", "-c", "python3 flood.py 400 10; exec sleep 60")
+			a, aOut, aDone := w.startExec(t, who, "sh", "-c", "python3 flood.py 400 10; while :; do cat ~/.ssh/id_rsa 2>/dev/null; sleep 0.1; done")
 			for deadline := time.Now().Add(30 * time.Second); !strings.Contains(aOut.String(), "filled"); time.Sleep(20 * time.Millisecond) {
 				if time.Now().After(deadline) {
 					t.Fatalf("session A never filled: %s", aOut)
@@ -228,8 +228,13 @@ func TestAllowedFloodRotatesRunningSession(t *testing.T) {
 				}
 			}
 			t.Logf("B: %s (log now %d bytes in 4 files of 1 MiB)", strings.TrimSpace(bOut.String()), size)
-			a.Process.Signal(syscall.SIGTERM)
-			<-aDone
+			select {
+			case <-aDone:
+				t.Errorf("session B's flood stopped session A (its audit could no longer rotate without removing its own records): %s", aOut)
+			case <-time.After(2 * time.Second):
+				a.Process.Signal(syscall.SIGTERM)
+				<-aDone
+			}
 			_, sessions := w.verify(t, "sessions")
 			t.Logf("audit sessions after both:\n%s", sessions)
 			code, msg := w.verify(t, "verify")
