@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -244,6 +245,59 @@ func TestAllowedFloodRotatesRunningSession(t *testing.T) {
 			}
 			if gone != 0 {
 				t.Errorf("session B's allowed flood rotated away running session A's session_start %.1f s after B started (A was still running)", gone.Seconds())
+			}
+		})
+	}
+}
+
+// TestAuditOnFullDisk (review of h-audit): the log on a real full
+// filesystem, a 256 KiB tmpfs mounted on ~/.aixgate (root only). The agent
+// floods allowed events until the filesystem is full. The session must stop
+// saying so, and verify must say what happened: a torn last line (a short
+// write(2) on ENOSPC) reads as tampering (exit 1) rather than as a session
+// that ended abnormally (exit 3).
+func TestAuditOnFullDisk(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	for _, who := range accounts(t) {
+		t.Run(who.name, func(t *testing.T) {
+			w := newWorld(t, who)
+			cfgDir := filepath.Join(w.home, ".aixgate")
+			os.MkdirAll(cfgDir, 0o700)
+			opts := "size=256k,mode=0700"
+			if who.uid >= 0 {
+				opts += ",uid=" + strconv.Itoa(who.uid) + ",gid=" + strconv.Itoa(who.gid)
+			}
+			if out, err := exec.Command("mount", "-t", "tmpfs", "-o", opts, "tmpfs", cfgDir).CombinedOutput(); err != nil {
+				t.Skipf("mount tmpfs: %v: %s", err, out)
+			}
+			t.Cleanup(func() { exec.Command("umount", "-l", cfgDir).Run() })
+			if err := os.WriteFile(filepath.Join(w.project, "flood.py"), []byte(floodScript), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if who.uid >= 0 {
+				os.Chown(filepath.Join(w.project, "flood.py"), who.uid, who.gid)
+			}
+			began := time.Now()
+			_, out, done := w.startExec(t, who, "python3", "flood.py", "0", "8")
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatalf("the session went on for 30 s on a full disk: %s", out)
+			}
+			t.Logf("session: %v after %.1f s: %s", err, time.Since(began).Seconds(), out)
+			if !strings.Contains(out.String(), "the sandbox is being stopped") {
+				t.Errorf("the session did not say its audit failed")
+			}
+			if strings.Contains(out.String(), "filled") {
+				t.Errorf("the flood ran to its end: the session was not stopped")
+			}
+			code, msg := w.verify(t, "verify")
+			t.Logf("verify: exit %d: %s", code, msg)
+			if code != 3 {
+				t.Errorf("verify on the full disk: exit %d, want 3 (the session ended abnormally; nothing was tampered with)", code)
 			}
 		})
 	}
