@@ -40,6 +40,7 @@ func writeStart(t *testing.T, pid int, ts time.Time) string {
 // on another machine or in another pid namespace (pid 1 is older than any
 // session there).
 func TestKilledSessionTakenForRunning(t *testing.T) {
+	knownFinding(t, "R4")
 	sleeper := exec.Command("sleep", "30")
 	if err := sleeper.Start(); err != nil {
 		t.Fatal(err)
@@ -74,6 +75,7 @@ func TestKilledSessionTakenForRunning(t *testing.T) {
 // to a deep working directory) is cut, so the record no longer says which
 // file was touched.
 func TestDistinctPathsStayDistinct(t *testing.T) {
+	knownFinding(t, "R5")
 	deep := "/home/u/proj/" + strings.Repeat("d/", 4200)
 	cases := []struct{ name, a, b string }{
 		{"invalid UTF-8", "/home/u/proj/x\xff", "/home/u/proj/x\xfe"},
@@ -95,6 +97,7 @@ func TestDistinctPathsStayDistinct(t *testing.T) {
 // record without a session id; verify exits 0 and sessions says "ended".
 // A session that lost records should say so.
 func TestDroppedRecordsReported(t *testing.T) {
+	knownFinding(t, "R6")
 	cfg := Config{Path: filepath.Join(t.TempDir(), "audit.jsonl"), BufferRecords: 4, MaxBlock: time.Millisecond, FlushInterval: time.Hour}
 	w, err := Open(cfg)
 	if err != nil {
