@@ -35,7 +35,8 @@ func judgeReviewAudit(c Case, w *World, out string) []string {
 	}
 	want := mustLogRe.FindAllStringSubmatch(out, -1)
 	keep := keepSessionRe.MatchString(out)
-	if len(want) == 0 && !keep {
+	single := strings.Contains(out, "single-session\n")
+	if len(want) == 0 && !keep && !single {
 		return bad
 	}
 	v, _ := seeded.Load(w.Root)
@@ -46,6 +47,8 @@ func judgeReviewAudit(c Case, w *World, out string) []string {
 	}
 	named := map[string]bool{}
 	seedStart := false
+	ids := map[string]bool{}
+	ends := map[string]int{}
 	for e, err := range audit.Scan(files) {
 		if err != nil {
 			if errors.Is(err, audit.ErrBadLine) {
@@ -54,6 +57,12 @@ func judgeReviewAudit(c Case, w *World, out string) []string {
 			return []string{"audit log unreadable: " + err.Error()}
 		}
 		r := &e.Record
+		if r.SessionID != "" {
+			ids[r.SessionID] = true
+		}
+		if r.Type == audit.TypeSessionEnd {
+			ends[r.SessionID]++
+		}
 		if r.Type == audit.TypeSessionStart && r.SessionID == seed {
 			seedStart = true
 		}
@@ -67,6 +76,16 @@ func judgeReviewAudit(c Case, w *World, out string) []string {
 		p := strings.TrimSpace(m[1])
 		if !named[p] {
 			bad = append(bad, fmt.Sprintf("the log of the session never names %s (hidden in a suppressed or gap count)", p))
+		}
+	}
+	if single {
+		if len(ids) != 2 {
+			bad = append(bad, fmt.Sprintf("the log holds %d session ids, want 2 (the seeded one and this one): a record was forged through a path", len(ids)))
+		}
+		for id, n := range ends {
+			if n != 1 {
+				bad = append(bad, fmt.Sprintf("session %s has %d session_end records", id, n))
+			}
 		}
 	}
 	if keep && seed != "" && !seedStart {
