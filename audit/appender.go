@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -48,7 +50,7 @@ func newAppender(cfg Config, key []byte, now func() time.Time) (*appender, error
 	if err := os.MkdirAll(filepath.Dir(cfg.Path), 0o700); err != nil {
 		return nil, fmt.Errorf("create audit dir: %w", err)
 	}
-	lock, err := os.OpenFile(lockPath(cfg.Path), os.O_RDWR|os.O_CREATE, 0o600)
+	lock, err := os.OpenFile(lockPath(cfg.Path), os.O_RDWR|os.O_CREATE|oNoFollow, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open audit lock: %w", err)
 	}
@@ -202,11 +204,25 @@ func (a *appender) writeHead() error {
 	line = append(line, `,"hash":"`...)
 	line = append(line, a.tail.Hash...)
 	line = append(line, "\"}\n"...)
-	tmp := headPath(a.cfg.Path) + ".tmp"
-	if err := os.WriteFile(tmp, line, 0o600); err != nil {
+	// A new temporary name each time, created exclusively and never
+	// through a symbolic link: whatever sits at a name in the log's folder,
+	// the supervisor writes only a file it has just created.
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	tmp := headPath(a.cfg.Path) + ".tmp." + hex.EncodeToString(rnd[:])
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
+	if err != nil {
 		return fmt.Errorf("write audit head: %w", err)
 	}
-	if err := os.Rename(tmp, headPath(a.cfg.Path)); err != nil {
+	_, err = f.Write(line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, headPath(a.cfg.Path)) // rename replaces a link at the head's name, never follows it
+	}
+	if err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("write audit head: %w", err)
 	}
 	return nil
@@ -271,7 +287,7 @@ func (a *appender) checkRemoval() error {
 
 // open opens (creating) the active file and records its identity.
 func (a *appender) open() error {
-	f, err := os.OpenFile(a.cfg.Path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(a.cfg.Path, os.O_RDWR|os.O_APPEND|os.O_CREATE|oNoFollow, 0o600)
 	if err != nil {
 		return fmt.Errorf("open audit log: %w", err)
 	}
@@ -307,7 +323,7 @@ func syncDir(dir string) {
 // refresh makes sure the active file is the one at Path and that tail is
 // the chain's real last link, which another process may have moved.
 func (a *appender) refresh() error {
-	fi, err := os.Stat(a.cfg.Path)
+	fi, err := os.Lstat(a.cfg.Path) // a symbolic link put in its place is not the file: open refuses it
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		a.drop()
@@ -402,7 +418,7 @@ func (a *appender) checkAlg() error {
 
 // lastRecord returns the anchor of the last record of a file.
 func lastRecord(name string) (anchor, bool) {
-	f, err := os.Open(name)
+	f, err := openRead(name)
 	if err != nil {
 		return anchor{}, false
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -51,7 +52,7 @@ the policy's audit.log, or --audit FILE). The exit status is CMD's.`,
 		Example: `  aixbroker exec -- claude
   aixbroker exec --profile codex -- codex
   aixbroker exec --policy team.yaml -- bash -c 'make test'
-  aixbroker exec --audit /tmp/session.jsonl --quiet -- python3 agent.py`,
+  aixbroker exec --audit ~/.aixgate/agent-session.jsonl --quiet -- python3 agent.py`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExec(cmd, f, args)
@@ -108,9 +109,11 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	stopReport := make(chan struct{})
 	go reportAuditFailure(cmd.ErrOrStderr(), w, cfg.Path, stopReport)
 
+	brk := broker.New(eng, rec)
+	brk.GuardAuditLog(cfg.Path)
 	status, runErr := runSandbox(context.Background(), sandboxRun{
 		cmd: cmd, flags: f, args: args, engine: eng,
-		broker: broker.New(eng, rec), session: session, env: env,
+		broker: brk, session: session, env: env,
 	})
 	end := audit.Record{Type: audit.TypeSessionEnd, SessionID: session.ID, Profile: session.Profile, AgentCmd: session.AgentCmd, ExitStatus: status}
 	if runErr != nil {
@@ -208,6 +211,16 @@ func auditConfig(f execFlags, eng *policy.Engine) (audit.Config, error) {
 	return cfg, nil
 }
 
+// auditDirWritable reports whether the policy lets the agent create names
+// in the audit log's folder.
+func auditDirWritable(eng *policy.Engine, log string) bool {
+	abs, err := filepath.Abs(log)
+	if err != nil {
+		return false
+	}
+	return eng.Decide(policy.OpCreate, filepath.Join(filepath.Dir(abs), ".aixbroker-probe")).Allowed()
+}
+
 // underDir reports whether path is dir or below it (both clean, absolute).
 func underDir(path, dir string) bool {
 	return path == dir || strings.HasPrefix(path, dir+"/")
@@ -235,6 +248,9 @@ func sessionStart(s broker.Session, pol *policy.Policy, cwd string, argv []strin
 // floor took first, then the count of those the profile does not list.
 func startLine(eng *policy.Engine, pol *policy.Policy, auditPath string, stripped []string) string {
 	line := fmt.Sprintf("aixbroker: profile %s (%s), audit %s", pol.Name, pol.File, auditPath)
+	if auditDirWritable(eng, auditPath) {
+		line += " (in a folder the agent may write: its files are refused to the agent by rule audit-log, but a folder outside the sandbox is safer)"
+	}
 	var secret []string
 	unlisted := 0
 	for _, n := range stripped {
