@@ -63,6 +63,11 @@ func appendBody(b []byte, r *Record) []byte {
 	b = appendUintField(b, "to_seq", r.ToSeq)
 	b = appendList(b, "sessions", r.Sessions)
 	b = appendStringField(b, "last_path", r.LastPath)
+	b = appendList(b, "paths", r.Paths)
+	b = appendUintField(b, "unlisted", r.Unlisted)
+	if r.SeenFull {
+		b = append(b, `,"seen_full":true`...)
+	}
 	b = appendStringField(b, "alg", r.Alg)
 	b = append(b, `,"prev":`...)
 	return appendString(b, r.Prev)

@@ -58,6 +58,15 @@ func Format(r *Record, color bool) string {
 		paint(ansiBold+ansiYellow, "FLOOD ")
 		fmt.Fprintf(&b, " %d %s of %s by %s [%s] counted, not written one by one (first %s, last %s)", r.Dropped, orDash(safe(r.Decision)),
 			orDash(safe(r.Op)), orDash(safe(r.Rule)), safe(r.Syscall), orDash(safe(r.Path)), orDash(safe(r.LastPath)))
+		if len(r.Paths) > 0 {
+			fmt.Fprintf(&b, "; paths: %s", safe(strings.Join(r.Paths, " ")))
+		}
+		if r.Unlisted > 0 {
+			fmt.Fprintf(&b, "; %d of them of paths not listed", r.Unlisted)
+		}
+		if r.SeenFull {
+			b.WriteString("; the session's set of distinct refused paths is full")
+		}
 	case TypeRotated:
 		paint(ansiBold+ansiYellow, "ROTATE")
 		fmt.Fprintf(&b, " seq %d..%d (%d records) rotated away; sessions with records in them: %s", r.FromSeq, r.ToSeq, r.Dropped, safe(strings.Join(r.Sessions, " ")))

@@ -66,8 +66,16 @@ type Record struct {
 	ToSeq    uint64   `json:"to_seq,omitempty"`
 	Sessions []string `json:"sessions,omitempty"`
 
-	// Suppressed records: the last path counted (Path holds the first).
-	LastPath string `json:"last_path,omitempty"`
+	// Suppressed records: the last path counted (Path holds the first);
+	// Paths, the distinct paths counted that the log does not hold in full
+	// elsewhere (at most 32, in the order first counted); Unlisted, how
+	// many of the refusals counted have a path not in Paths; SeenFull, the
+	// session's set of distinct refused paths is full (see docs/audit.md):
+	// from then on a refused path may be counted without being listed.
+	LastPath string   `json:"last_path,omitempty"`
+	Paths    []string `json:"paths,omitempty"`
+	Unlisted uint64   `json:"unlisted,omitempty"`
+	SeenFull bool     `json:"seen_full,omitempty"`
 
 	// File headers.
 	Alg string `json:"alg,omitempty"`

@@ -1,5 +1,4 @@
 // technique: hide one refused action in the flood budget: exhaust the budget of the kind (op, decision, rule, syscall) of planting .git/hooks/pre-commit with creates of .git/hooks/noise-N (same rule read_only:${PROJECT}/.git/hooks/**), then try pre-commit between two more of them: it is neither the first nor the last path of its suppressed record, so the log never names it
-// known: R2
 #include "adv.h"
 static long refused;
 static void plant(const char *name) {

@@ -1,5 +1,4 @@
 // technique: hide one refused action behind the session's flood budget: 1200 denied reads and writes of three secrets (six other kinds, 200 each, under the per-kind burst) use up the session budget, then one create of .git/hooks/noise opens the hooks kind's suppressed record, the create of .git/hooks/pre-commit follows, and one more noise create closes it: the record names the two noise paths, never pre-commit
-// known: R2
 #include "adv.h"
 static long refused;
 static void plant(const char *name) {
