@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -38,13 +39,23 @@ const (
 	StatusRunning  = "running"  // no session_end yet, and its supervisor is alive
 	StatusAbnormal = "abnormal" // no session_end and its supervisor is gone: killed, or its audit failed
 	StatusPartial  = "partial"  // neither its session_start nor its session_end is in the files read
+
+	// StatusAuditFailed: the session_end says the audit failed (a full
+	// disk, an I/O error): the session was stopped, and the records of
+	// the write that failed are not in the log.
+	StatusAuditFailed = "audit-failed"
 )
 
-// Abnormal lists the sessions that ended without a session_end record.
+// auditFailedPrefix starts the result of the session_end of a session
+// whose audit failed (cmd/aixbroker writes it).
+const auditFailedPrefix = "audit failed: "
+
+// Abnormal lists the sessions that ended without a session_end record, or
+// whose session_end says their audit failed.
 func Abnormal(sessions []Session) []Session {
 	var out []Session
 	for _, s := range sessions {
-		if s.Status == StatusAbnormal {
+		if s.Status == StatusAbnormal || s.Status == StatusAuditFailed {
 			out = append(out, s)
 		}
 	}
@@ -78,6 +89,8 @@ func Sessions(paths []string) ([]Session, error) {
 	out := make([]Session, len(order))
 	for i, s := range order {
 		switch {
+		case s.Ended && strings.HasPrefix(s.EndResult, auditFailedPrefix):
+			s.Status = StatusAuditFailed
 		case s.Ended:
 			s.Status = StatusEnded
 		case !s.started:
