@@ -250,11 +250,15 @@ record whose supervisor is no longer running (its pid in session_start) was
 killed, or stopped because its audit could not be written. verify names it,
 its last record, and what may be missing after it: the session_end and the
 allowed events of its last flush interval (refusals are written before they
-are answered; suppressed counts of at most the last second).
+are answered; suppressed counts of at most the last second). A session whose
+session_end says its audit failed (a full disk) is named too. A line cut short
+by a crash or a full disk, around which the chain goes on intact, is reported
+as such, not as an edit.
 
 Exit status: 0 the chain verifies and every session ended (or is running),
 1 the chain does not verify (the first bad line is printed), 2 the log could
-not be read, 3 the chain verifies but a session ended abnormally.`,
+not be read, 3 the chain verifies but a session ended abnormally, its audit
+failed, or a write was cut short.`,
 		Example: `  aixbroker audit verify
   aixbroker audit verify --file /var/log/aixgate/audit.jsonl
   aixbroker audit verify audit.jsonl.2 audit.jsonl.1 audit.jsonl
