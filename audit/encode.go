@@ -51,6 +51,8 @@ func appendBody(b []byte, r *Record) []byte {
 	b = appendStringField(b, "policy_hash", r.PolicyHash)
 	b = appendStringField(b, "kernel", r.Kernel)
 	b = appendIntField(b, "landlock_abi", int64(r.LandlockABI))
+	b = appendUintField(b, "pid_start", r.PIDStart)
+	b = appendStringField(b, "boot_id", r.BootID)
 	if r.Type == TypeSessionEnd {
 		b = append(b, `,"exit_status":`...)
 		b = strconv.AppendInt(b, int64(r.ExitStatus), 10)

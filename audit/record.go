@@ -56,6 +56,14 @@ type Record struct {
 	LandlockABI int      `json:"landlock_abi,omitempty"` // 0 when Landlock is unavailable
 	ExitStatus  int      `json:"exit_status"`            // written only in session_end records
 
+	// Session start records: the supervisor's identity beyond its pid, so
+	// that verify does not take a later process with the same number (or
+	// pid 1 on another machine) for it: its start time in clock ticks
+	// since boot (/proc/<pid>/stat field 22) and the boot's id
+	// (/proc/sys/kernel/random/boot_id). Empty where unknown.
+	PIDStart uint64 `json:"pid_start,omitempty"`
+	BootID   string `json:"boot_id,omitempty"`
+
 	// Gap, suppressed and rotated records: how many records are not in the
 	// log (dropped, counted instead of written, removed by rotation).
 	Dropped uint64 `json:"dropped,omitempty"`

@@ -30,7 +30,9 @@ type Session struct {
 	LastTS     time.Time `json:"last_ts"`
 	Status     string    `json:"status"` // StatusEnded, StatusRunning, StatusAbnormal, StatusPartial
 
-	started bool // its session_start was read
+	started  bool   // its session_start was read
+	pidStart uint64 // the supervisor's start time and boot id from session_start
+	bootID   string
 }
 
 // Session statuses.
@@ -95,7 +97,7 @@ func Sessions(paths []string) ([]Session, error) {
 			s.Status = StatusEnded
 		case !s.started:
 			s.Status = StatusPartial
-		case s.PID != 0 && processRunning(s.PID, s.Start):
+		case s.PID != 0 && processRunning(s.PID, s.pidStart, s.bootID):
 			s.Status = StatusRunning
 		default:
 			s.Status = StatusAbnormal
@@ -113,6 +115,7 @@ func (s *Session) add(r *Record) {
 		s.Suppressed += r.Dropped
 	case TypeSessionStart:
 		s.Start, s.Cmd, s.Cwd, s.Policy, s.PID, s.started = r.TS, r.Cmd, r.Cwd, r.Policy, r.PID, true
+		s.pidStart, s.bootID = r.PIDStart, r.BootID
 	case TypeSessionEnd:
 		s.End, s.Ended, s.ExitStatus, s.EndResult = r.TS, true, r.ExitStatus, r.Result
 	case TypeEvent:

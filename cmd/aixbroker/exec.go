@@ -227,7 +227,10 @@ func underDir(path, dir string) bool {
 }
 
 func sessionStart(s broker.Session, pol *policy.Policy, cwd string, argv []string) audit.Record {
+	pidStart, bootID := audit.SelfIdentity()
 	return audit.Record{
+		PIDStart:    pidStart,
+		BootID:      bootID,
 		Type:        audit.TypeSessionStart,
 		SessionID:   s.ID,
 		Profile:     s.Profile,
