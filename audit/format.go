@@ -155,6 +155,9 @@ func FormatSession(s *Session, color bool) string {
 	}
 	fmt.Fprintf(&b, "%-40s ", safe(cmd))
 	fmt.Fprintf(&b, "events %d  denied %d  redacted %d  ", s.Events, s.Denied, s.Redacted)
+	if s.Repeated > 0 {
+		fmt.Fprintf(&b, "repeated %d  ", s.Repeated)
+	}
 	if s.Suppressed > 0 {
 		fmt.Fprintf(&b, "suppressed %d  ", s.Suppressed)
 	}

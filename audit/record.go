@@ -13,7 +13,7 @@ const (
 	TypeEvent        = "event"         // one decision on one operation
 	TypeSessionEnd   = "session_end"   // the session's exit status
 	TypeGap          = "gap"           // records the writer had to drop, with their count
-	TypeSuppressed   = "suppressed"    // denials of one kind over the session's budget, counted instead of written one by one
+	TypeSuppressed   = "suppressed"    // denials of one kind over the session's budget, or identical allowed events over theirs (decision allow), counted instead of written one by one
 	TypeRotated      = "rotated"       // what a rotation removed: the seq range and the sessions that had records in it
 )
 

@@ -25,6 +25,7 @@ type Session struct {
 	Denied     uint64    `json:"denied"`
 	Redacted   uint64    `json:"redacted"`
 	Suppressed uint64    `json:"suppressed,omitempty"` // refusals counted in suppressed records
+	Repeated   uint64    `json:"repeated,omitempty"`   // identical allowed events counted in suppressed records (decision allow)
 	PID        int       `json:"pid,omitempty"`        // the supervisor's, from session_start
 	LastSeq    uint64    `json:"last_seq"`             // the session's last record in the log
 	LastTS     time.Time `json:"last_ts"`
@@ -112,6 +113,10 @@ func (s *Session) add(r *Record) {
 	s.LastSeq, s.LastTS = r.Seq, r.TS
 	switch r.Type {
 	case TypeSuppressed:
+		if r.Decision == "allow" {
+			s.Repeated += r.Dropped
+			break
+		}
 		s.Suppressed += r.Dropped
 	case TypeSessionStart:
 		s.Start, s.Cmd, s.Cwd, s.Policy, s.PID, s.started = r.TS, r.Cmd, r.Cwd, r.Policy, r.PID, true

@@ -91,6 +91,30 @@ type AuditRecorder struct {
 	seen      map[uint64]struct{} // hashes of the paths named rules refused and the log holds in full
 	seenBytes int                 // their total length
 	seenFull  bool                // seen reached seenMax or seenBytes
+
+	allowWin   time.Time                  // start of the current window of allowed events
+	allowCount map[allowKey]*allowCounter // identical allowed events seen in it
+}
+
+// The budget of identical allowed events (same operation, system call,
+// path, rule and result): allowBurst of them per allowWindow are written
+// one by one, the rest of the window is counted into one "suppressed"
+// record with decision allow (written with the next window, or by Flush).
+// A loop reopening one file is a flood, not news; distinct actions are
+// all written. allowKeysMax bounds the keys tracked per window (past it,
+// events are written, not counted).
+const (
+	allowBurst   = 16
+	allowWindow  = time.Second
+	allowKeysMax = 4096
+)
+
+type allowKey struct{ op, syscall, path, rule, result string }
+
+type allowCounter struct {
+	n     uint64
+	first audit.Record // the first event counted (over the burst)
+	last  time.Time
 }
 
 // kind is what makes two refusals "the same" for the flood budget.
@@ -131,7 +155,7 @@ func (a *AuditRecorder) Record(ev Event) {
 		if !a.logAllowed {
 			return
 		}
-		a.w.Write(a.record(ev))
+		a.allowedEvent(a.record(ev))
 		return
 	case policy.Deny, policy.Redact:
 		a.denied.Add(1)
@@ -139,6 +163,68 @@ func (a *AuditRecorder) Record(ev Event) {
 	// Refusals, redactions and requests that failed before a decision
 	// (a path that does not resolve, ...) are what a flood is made of.
 	a.refusal(a.record(ev), named(ev.Decision.Rule))
+}
+
+// allowedEvent writes an allowed event (batched), or counts it when it
+// is over the burst of identical events in the current window.
+func (a *AuditRecorder) allowedEvent(r audit.Record) {
+	now := a.now()
+	k := allowKey{r.Op, r.Syscall, r.Path, r.Rule, r.Result}
+	a.mu.Lock()
+	var pending []audit.Record
+	if now.Sub(a.allowWin) >= allowWindow || now.Before(a.allowWin) {
+		pending = a.takeAllowed()
+		a.allowWin = now
+	}
+	c := a.allowCount[k]
+	if c == nil {
+		if len(a.allowCount) >= allowKeysMax {
+			a.mu.Unlock()
+			a.w.Write(r)
+			return
+		}
+		if a.allowCount == nil {
+			a.allowCount = map[allowKey]*allowCounter{}
+		}
+		c = &allowCounter{}
+		a.allowCount[k] = c
+	}
+	c.n++
+	over := c.n > allowBurst
+	if over {
+		if c.n == allowBurst+1 {
+			r.TS = now
+			c.first = r
+			if a.timer == nil {
+				a.timer = time.AfterFunc(suppressEvery, a.Flush)
+			}
+		}
+		c.last = now
+	}
+	a.mu.Unlock()
+	for _, p := range pending {
+		a.w.Write(p)
+	}
+	if !over {
+		a.w.Write(r)
+	}
+}
+
+// takeAllowed returns the suppressed records of the allowed events
+// counted in the window that ends, and starts a new one.
+func (a *AuditRecorder) takeAllowed() []audit.Record {
+	var out []audit.Record
+	for _, c := range a.allowCount {
+		if c.n <= allowBurst {
+			continue
+		}
+		r := c.first
+		r.Type, r.Dropped, r.LastPath = audit.TypeSuppressed, c.n-allowBurst, r.Path
+		r.PID, r.TID, r.LatencyUS = 0, 0, 0
+		out = append(out, r)
+	}
+	clear(a.allowCount)
+	return out
 }
 
 // named reports whether a rule is one a policy or a guard names, whose
@@ -272,12 +358,16 @@ func (a *AuditRecorder) Flush() {
 			pending = append(pending, b.take(a.seenFull))
 		}
 	}
+	allowed := a.takeAllowed()
 	if a.timer != nil {
 		a.timer.Stop()
 		a.timer = nil
 	}
 	a.mu.Unlock()
 	a.write(pending...)
+	for _, r := range allowed {
+		a.w.Write(r)
+	}
 }
 
 // write appends refusal records, synchronously when the writer can.

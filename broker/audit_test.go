@@ -246,3 +246,49 @@ func TestRecorderEveryRefusedPathNamed(t *testing.T) {
 		})
 	}
 }
+
+// TestRecorderAllowedRepeats (review R3): identical allowed events over
+// allowBurst a window are counted, not written one by one (a loop
+// reopening one file cannot fill the log and rotate other sessions'
+// records away); distinct allowed events are all written; nothing is lost.
+func TestRecorderAllowedRepeats(t *testing.T) {
+	allow := policy.Decision{Action: policy.Allow, Rule: policy.Rule{List: "allow_read"}}
+	cases := []struct {
+		name      string
+		n         int
+		secs      int // the events are spread over this many windows
+		path      func(i int) string
+		maxEvents uint64
+	}{
+		{"one file reopened", 100000, 3, func(int) string { return "/p/f" }, 4 * allowBurst}, // 4 windows: the last holds event 99999
+		{"distinct files", 5000, 1, func(i int) string { return fmt.Sprintf("/p/f%d", i) }, 5000},
+		{"two files, interleaved", 10000, 1, func(i int) string { return fmt.Sprintf("/p/f%d", i%2) }, 2 * allowBurst},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newFakeWriter()
+			a := NewAuditRecorder(Session{ID: "S"}, w, true)
+			clock := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+			a.now = func() time.Time { return clock }
+			for i := range c.n {
+				if i > 0 && i%(c.n/c.secs) == 0 {
+					clock = clock.Add(allowWindow)
+				}
+				a.Record(Event{Op: policy.OpRead, Syscall: "openat", Path: c.path(i), Decision: allow, Result: "fd"})
+			}
+			a.Flush()
+			events, suppressed := accounted(w.batched)
+			if events+suppressed != uint64(c.n) {
+				t.Errorf("%d written + %d counted, want %d", events, suppressed, c.n)
+			}
+			if events > c.maxEvents {
+				t.Errorf("%d allowed events written one by one, want at most %d", events, c.maxEvents)
+			}
+			for _, r := range w.batched {
+				if r.Type == audit.TypeSuppressed && (r.Decision != "allow" || r.Path == "" || r.Result != "fd") {
+					t.Errorf("suppressed record %+v: want the allowed event's decision, path and result", r)
+				}
+			}
+		})
+	}
+}

@@ -156,7 +156,6 @@ print("filled", i, flush=True)
 // when B is done (B fails closed instead, or B's allowed events are
 // budgeted).
 func TestAllowedFloodRotatesRunningSession(t *testing.T) {
-	knownFinding(t, "R3")
 	for _, who := range accounts(t) {
 		t.Run(who.name, func(t *testing.T) {
 			w := newWorld(t, who)
