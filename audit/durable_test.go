@@ -284,9 +284,11 @@ func TestWriteFinalAfterFailure(t *testing.T) {
 			if gap < 2 {
 				t.Errorf("gap records count %d dropped, want at least the 2 written after the failure", gap)
 			}
+			// The session has its end, and its gap records say it lost
+			// records (review R6): lost-records, not plain "ended".
 			s, _ := Sessions(files)
-			if len(s) != 1 || s[0].Status != StatusEnded {
-				t.Errorf("sessions %+v, want S ended", s)
+			if len(s) != 1 || !s[0].Ended || s[0].Status != StatusLost || s[0].Lost != gap {
+				t.Errorf("sessions %+v, want S ended with %d lost records", s, gap)
 			}
 		})
 	}

@@ -161,6 +161,10 @@ func FormatSession(s *Session, color bool) string {
 	if s.Suppressed > 0 {
 		fmt.Fprintf(&b, "suppressed %d  ", s.Suppressed)
 	}
+	if s.Lost > 0 {
+		paintIf(&b, color, ansiRed, fmt.Sprintf("LOST %d (dropped under pressure)", s.Lost))
+		b.WriteString("  ")
+	}
 	switch {
 	case s.Status == StatusRunning:
 		paintIf(&b, color, ansiYellow, "running")

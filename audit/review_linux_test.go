@@ -96,7 +96,6 @@ func TestDistinctPathsStayDistinct(t *testing.T) {
 // record without a session id; verify exits 0 and sessions says "ended".
 // A session that lost records should say so.
 func TestDroppedRecordsReported(t *testing.T) {
-	knownFinding(t, "R6")
 	cfg := Config{Path: filepath.Join(t.TempDir(), "audit.jsonl"), BufferRecords: 4, MaxBlock: time.Millisecond, FlushInterval: time.Hour}
 	w, err := Open(cfg)
 	if err != nil {

@@ -25,6 +25,7 @@ type Session struct {
 	Denied     uint64    `json:"denied"`
 	Redacted   uint64    `json:"redacted"`
 	Suppressed uint64    `json:"suppressed,omitempty"` // refusals counted in suppressed records
+	Lost       uint64    `json:"lost,omitempty"`       // records dropped under pressure, counted in this session's gap records
 	Repeated   uint64    `json:"repeated,omitempty"`   // identical allowed events counted in suppressed records (decision allow)
 	PID        int       `json:"pid,omitempty"`        // the supervisor's, from session_start
 	LastSeq    uint64    `json:"last_seq"`             // the session's last record in the log
@@ -47,6 +48,11 @@ const (
 	// disk, an I/O error): the session was stopped, and the records of
 	// the write that failed are not in the log.
 	StatusAuditFailed = "audit-failed"
+
+	// StatusLost: the session ended, but gap records of its writer count
+	// records dropped under pressure (the batch stayed full for longer
+	// than max_block): they are not in the log.
+	StatusLost = "lost-records"
 )
 
 // auditFailedPrefix starts the result of the session_end of a session
@@ -58,7 +64,7 @@ const auditFailedPrefix = "audit failed: "
 func Abnormal(sessions []Session) []Session {
 	var out []Session
 	for _, s := range sessions {
-		if s.Status == StatusAbnormal || s.Status == StatusAuditFailed {
+		if s.Status == StatusAbnormal || s.Status == StatusAuditFailed || s.Status == StatusLost {
 			out = append(out, s)
 		}
 	}
@@ -94,6 +100,8 @@ func Sessions(paths []string) ([]Session, error) {
 		switch {
 		case s.Ended && strings.HasPrefix(s.EndResult, auditFailedPrefix):
 			s.Status = StatusAuditFailed
+		case s.Ended && s.Lost > 0:
+			s.Status = StatusLost
 		case s.Ended:
 			s.Status = StatusEnded
 		case !s.started:
@@ -112,6 +120,8 @@ func Sessions(paths []string) ([]Session, error) {
 func (s *Session) add(r *Record) {
 	s.LastSeq, s.LastTS = r.Seq, r.TS
 	switch r.Type {
+	case TypeGap:
+		s.Lost += r.Dropped
 	case TypeSuppressed:
 		if r.Decision == "allow" {
 			s.Repeated += r.Dropped

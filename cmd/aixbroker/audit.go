@@ -355,6 +355,11 @@ func reportAbnormal(cmd *cobra.Command, abnormal []audit.Session) error {
 		return nil
 	}
 	for _, s := range abnormal {
+		if s.Status == audit.StatusLost {
+			fmt.Fprintf(cmd.ErrOrStderr(), "FAIL session %s (pid %d, started %s) ended, but %d of its allowed records were dropped under pressure (the writer's batch stayed full for longer than max_block); gap records in the log count them\n",
+				s.ID, s.PID, s.Start.Local().Format(time.DateTime), s.Lost)
+			continue
+		}
 		if s.Status == audit.StatusAuditFailed {
 			fmt.Fprintf(cmd.ErrOrStderr(), "FAIL session %s (pid %d, started %s) was stopped because its audit log could not be written (%s); "+
 				"the records of the write that failed are missing before its session_end (seq %d)\n",
