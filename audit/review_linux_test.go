@@ -74,7 +74,6 @@ func TestKilledSessionTakenForRunning(t *testing.T) {
 // to a deep working directory) is cut, so the record no longer says which
 // file was touched.
 func TestDistinctPathsStayDistinct(t *testing.T) {
-	knownFinding(t, "R5")
 	deep := "/home/u/proj/" + strings.Repeat("d/", 4200)
 	cases := []struct{ name, a, b string }{
 		{"invalid UTF-8", "/home/u/proj/x\xff", "/home/u/proj/x\xfe"},
