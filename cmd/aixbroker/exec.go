@@ -101,10 +101,15 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		w.Close()
 		return fmt.Errorf("write audit log %s: %w; pass another file with --audit", cfg.Path, err)
 	}
-	rec := broker.NewAuditRecorder(session, w, pol.Audit.EffectiveOnAllow() != "none")
+	logAllowed, ignored := logAllowedEvents(pol)
+	rec := broker.NewAuditRecorder(session, w, logAllowed)
 	env, stripped := eng.FilterEnv(os.Environ())
 	if !f.Quiet {
-		fmt.Fprintln(cmd.ErrOrStderr(), startLine(eng, pol, cfg.Path, stripped))
+		line := startLine(eng, pol, cfg.Path, stripped)
+		if ignored {
+			line += "; the project file's audit.on_allow: none is ignored (allowed events are logged; pass --policy FILE to use it)"
+		}
+		fmt.Fprintln(cmd.ErrOrStderr(), line)
 	}
 	stopReport := make(chan struct{})
 	go reportAuditFailure(cmd.ErrOrStderr(), w, cfg.Path, stopReport)
@@ -219,6 +224,20 @@ func auditDirWritable(eng *policy.Engine, log string) bool {
 		return false
 	}
 	return eng.Decide(policy.OpCreate, filepath.Join(filepath.Dir(abs), ".aixbroker-probe")).Allowed()
+}
+
+// logAllowedEvents says whether allowed events go to the audit log: not
+// with audit.on_allow: none, unless that comes from a project file, which
+// comes with the code the agent works on and may not turn the log of what
+// the agent does off (review R8); ignored reports that case.
+func logAllowedEvents(pol *policy.Policy) (log, ignored bool) {
+	if pol.Audit.EffectiveOnAllow() != "none" {
+		return true, false
+	}
+	if strings.HasPrefix(pol.Origin, "project file ") {
+		return true, true
+	}
+	return false, false
 }
 
 // underDir reports whether path is dir or below it (both clean, absolute).
