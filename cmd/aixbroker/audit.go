@@ -258,7 +258,7 @@ as such, not as an edit.
 Exit status: 0 the chain verifies and every session ended (or is running),
 1 the chain does not verify (the first bad line is printed), 2 the log could
 not be read, 3 the chain verifies but a session ended abnormally, its audit
-failed, or a write was cut short.`,
+failed, it lost records under pressure (gap records), or a write was cut short.`,
 		Example: `  aixbroker audit verify
   aixbroker audit verify --file /var/log/aixgate/audit.jsonl
   aixbroker audit verify audit.jsonl.2 audit.jsonl.1 audit.jsonl
