@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -48,7 +50,7 @@ func newAppender(cfg Config, key []byte, now func() time.Time) (*appender, error
 	if err := os.MkdirAll(filepath.Dir(cfg.Path), 0o700); err != nil {
 		return nil, fmt.Errorf("create audit dir: %w", err)
 	}
-	lock, err := os.OpenFile(lockPath(cfg.Path), os.O_RDWR|os.O_CREATE, 0o600)
+	lock, err := os.OpenFile(lockPath(cfg.Path), os.O_RDWR|os.O_CREATE|oNoFollow, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open audit lock: %w", err)
 	}
@@ -170,11 +172,23 @@ func (a *appender) writeBuf() error {
 		m, err = a.f.Write(a.buf[n:])
 		n += m
 	}
-	a.size += int64(n)
 	a.buf = a.buf[:0]
 	if err != nil {
+		if n > 0 {
+			// A short write (a full disk) leaves part of a line: cut the
+			// file back to the end of its last whole record, which this
+			// appender knows under the lock, so that the log holds only
+			// whole records and verify does not read a torn line as an
+			// edit (review R7). The records of this write were never
+			// acknowledged.
+			if terr := a.f.Truncate(a.size); terr != nil {
+				a.size += int64(n)
+				return fmt.Errorf("append audit log: %w (and cut back the partial write: %v)", err, terr)
+			}
+		}
 		return fmt.Errorf("append audit log: %w", err)
 	}
+	a.size += int64(n)
 	a.dirty = true
 	return nil
 }
@@ -202,11 +216,25 @@ func (a *appender) writeHead() error {
 	line = append(line, `,"hash":"`...)
 	line = append(line, a.tail.Hash...)
 	line = append(line, "\"}\n"...)
-	tmp := headPath(a.cfg.Path) + ".tmp"
-	if err := os.WriteFile(tmp, line, 0o600); err != nil {
+	// A new temporary name each time, created exclusively and never
+	// through a symbolic link: whatever sits at a name in the log's folder,
+	// the supervisor writes only a file it has just created.
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	tmp := headPath(a.cfg.Path) + ".tmp." + hex.EncodeToString(rnd[:])
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
+	if err != nil {
 		return fmt.Errorf("write audit head: %w", err)
 	}
-	if err := os.Rename(tmp, headPath(a.cfg.Path)); err != nil {
+	_, err = f.Write(line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, headPath(a.cfg.Path)) // rename replaces a link at the head's name, never follows it
+	}
+	if err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("write audit head: %w", err)
 	}
 	return nil
@@ -271,7 +299,7 @@ func (a *appender) checkRemoval() error {
 
 // open opens (creating) the active file and records its identity.
 func (a *appender) open() error {
-	f, err := os.OpenFile(a.cfg.Path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(a.cfg.Path, os.O_RDWR|os.O_APPEND|os.O_CREATE|oNoFollow, 0o600)
 	if err != nil {
 		return fmt.Errorf("open audit log: %w", err)
 	}
@@ -307,7 +335,7 @@ func syncDir(dir string) {
 // refresh makes sure the active file is the one at Path and that tail is
 // the chain's real last link, which another process may have moved.
 func (a *appender) refresh() error {
-	fi, err := os.Stat(a.cfg.Path)
+	fi, err := os.Lstat(a.cfg.Path) // a symbolic link put in its place is not the file: open refuses it
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		a.drop()
@@ -402,7 +430,7 @@ func (a *appender) checkAlg() error {
 
 // lastRecord returns the anchor of the last record of a file.
 func lastRecord(name string) (anchor, bool) {
-	f, err := os.Open(name)
+	f, err := openRead(name)
 	if err != nil {
 		return anchor{}, false
 	}

@@ -11,8 +11,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-var errENOSPC = unix.ENOSPC
-
 func platformFailCases() []failCase {
 	return []failCase{
 		{"full tmpfs (ENOSPC, root)", func(t *testing.T, cfg *Config) (func(), error) {

@@ -2,8 +2,4 @@
 
 package audit
 
-import "syscall"
-
-var errENOSPC = syscall.ENOSPC
-
 func platformFailCases() []failCase { return nil }

@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -12,6 +14,7 @@ const (
 	maxFieldBytes = 8192 // longer than PATH_MAX
 	maxCmdArgs    = 64
 	truncMark     = "…[truncated]"
+	cutMark       = "…[truncated, sha256 " // then the whole string's hash and "]"
 )
 
 // tsLayout is the timestamp format: RFC 3339, UTC, microseconds.
@@ -51,6 +54,8 @@ func appendBody(b []byte, r *Record) []byte {
 	b = appendStringField(b, "policy_hash", r.PolicyHash)
 	b = appendStringField(b, "kernel", r.Kernel)
 	b = appendIntField(b, "landlock_abi", int64(r.LandlockABI))
+	b = appendUintField(b, "pid_start", r.PIDStart)
+	b = appendStringField(b, "boot_id", r.BootID)
 	if r.Type == TypeSessionEnd {
 		b = append(b, `,"exit_status":`...)
 		b = strconv.AppendInt(b, int64(r.ExitStatus), 10)
@@ -63,6 +68,11 @@ func appendBody(b []byte, r *Record) []byte {
 	b = appendUintField(b, "to_seq", r.ToSeq)
 	b = appendList(b, "sessions", r.Sessions)
 	b = appendStringField(b, "last_path", r.LastPath)
+	b = appendList(b, "paths", r.Paths)
+	b = appendUintField(b, "unlisted", r.Unlisted)
+	if r.SeenFull {
+		b = append(b, `,"seen_full":true`...)
+	}
 	b = appendStringField(b, "alg", r.Alg)
 	b = append(b, `,"prev":`...)
 	return appendString(b, r.Prev)
@@ -185,10 +195,14 @@ func appendDigits(b []byte, v, width int) []byte {
 }
 
 // appendString appends s as a JSON string the way encoding/json does without
-// HTML escaping: invalid UTF-8 becomes U+FFFD, control characters and
-// U+2028/U+2029 are escaped. Strings longer than maxFieldBytes are cut.
+// HTML escaping, control characters and U+2028/U+2029 escaped, except that
+// an invalid UTF-8 byte 0xXX is written \udcXX (Python's surrogateescape:
+// os.fsencode gives the name's bytes back; encoding/json reads U+FFFD), so
+// two names that differ only in invalid bytes stay two strings (review R5).
+// Strings longer than maxFieldBytes are cut and end with the SHA-256 of the
+// whole string: "…[truncated, sha256 HEX]".
 func appendString(b []byte, s string) []byte {
-	cut := false
+	cut, whole := false, s
 	if len(s) > maxFieldBytes {
 		s, cut = s[:maxFieldBytes], true
 		for len(s) > 0 && !utf8.RuneStart(s[len(s)-1]) {
@@ -216,7 +230,8 @@ func appendString(b []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
+			b = append(b, `\udc`...)
+			b = append(b, hexDigits[c>>4], hexDigits[c&0xF])
 			i += size
 			start = i
 			continue
@@ -233,7 +248,10 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	if cut {
-		b = append(b, truncMark...)
+		sum := sha256.Sum256([]byte(whole))
+		b = append(b, cutMark...)
+		b = hex.AppendEncode(b, sum[:])
+		b = append(b, ']')
 	}
 	return append(b, '"')
 }

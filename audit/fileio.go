@@ -36,7 +36,7 @@ func rotatedName(log string, n int) string {
 // readHead reads the anchor file of a log. ok is false when it does not
 // exist or does not hold an anchor.
 func readHead(log string) (a anchor, ok bool, err error) {
-	data, err := os.ReadFile(headPath(log))
+	data, err := readNoFollow(headPath(log))
 	if errors.Is(err, fs.ErrNotExist) {
 		return a, false, nil
 	}
@@ -89,7 +89,7 @@ func lastComplete(tail []byte, atStart bool) (line []byte, torn bool, ok bool) {
 
 // firstLine returns the first line of a file (at most MaxLineBytes).
 func firstLine(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	f, err := openRead(name)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ var sessionKey = []byte(`,"session_id":"`)
 // every record removed from the log. Without prev, the rotated records
 // found in the removed file are added instead.
 func summarizeFile(name string, prev *Record) (r Record, ok bool, err error) {
-	f, err := os.Open(name)
+	f, err := openRead(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, false, nil
 	}
@@ -176,7 +176,7 @@ func summarizeFile(name string, prev *Record) (r Record, ok bool, err error) {
 // lastRotated returns the rotated record that follows the header of a
 // file, if any.
 func lastRotated(name string) *Record {
-	f, err := os.Open(name)
+	f, err := openRead(name)
 	if err != nil {
 		return nil
 	}
@@ -234,4 +234,20 @@ func lineSeq(line []byte) (typ string, seq uint64, ok bool) {
 		return "", 0, false
 	}
 	return string(t), seq, true
+}
+
+// openRead opens a file of the log for reading without following a
+// symbolic link in its last component.
+func openRead(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_RDONLY|oNoFollow, 0)
+}
+
+// readNoFollow is os.ReadFile through openRead.
+func readNoFollow(name string) ([]byte, error) {
+	f, err := openRead(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

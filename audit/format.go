@@ -58,6 +58,15 @@ func Format(r *Record, color bool) string {
 		paint(ansiBold+ansiYellow, "FLOOD ")
 		fmt.Fprintf(&b, " %d %s of %s by %s [%s] counted, not written one by one (first %s, last %s)", r.Dropped, orDash(safe(r.Decision)),
 			orDash(safe(r.Op)), orDash(safe(r.Rule)), safe(r.Syscall), orDash(safe(r.Path)), orDash(safe(r.LastPath)))
+		if len(r.Paths) > 0 {
+			fmt.Fprintf(&b, "; paths: %s", safe(strings.Join(r.Paths, " ")))
+		}
+		if r.Unlisted > 0 {
+			fmt.Fprintf(&b, "; %d of them of paths not listed", r.Unlisted)
+		}
+		if r.SeenFull {
+			b.WriteString("; the session's set of distinct refused paths is full")
+		}
 	case TypeRotated:
 		paint(ansiBold+ansiYellow, "ROTATE")
 		fmt.Fprintf(&b, " seq %d..%d (%d records) rotated away; sessions with records in them: %s", r.FromSeq, r.ToSeq, r.Dropped, safe(strings.Join(r.Sessions, " ")))
@@ -146,8 +155,15 @@ func FormatSession(s *Session, color bool) string {
 	}
 	fmt.Fprintf(&b, "%-40s ", safe(cmd))
 	fmt.Fprintf(&b, "events %d  denied %d  redacted %d  ", s.Events, s.Denied, s.Redacted)
+	if s.Repeated > 0 {
+		fmt.Fprintf(&b, "repeated %d  ", s.Repeated)
+	}
 	if s.Suppressed > 0 {
 		fmt.Fprintf(&b, "suppressed %d  ", s.Suppressed)
+	}
+	if s.Lost > 0 {
+		paintIf(&b, color, ansiRed, fmt.Sprintf("LOST %d (dropped under pressure)", s.Lost))
+		b.WriteString("  ")
 	}
 	switch {
 	case s.Status == StatusRunning:

@@ -5,57 +5,55 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 )
 
-// clockTicks is USER_HZ, the unit of /proc/<pid>/stat's start time: 100 on
-// every Linux architecture aixbroker supports.
-const clockTicks = 100
+// processRunning reports whether the supervisor recorded in a
+// session_start is still alive: pid is a live process of this boot
+// (bootID) that started at the same clock tick (pidStart). A record
+// without them (an older log) cannot be matched and counts as gone.
+func processRunning(pid int, pidStart uint64, bootID string) bool {
+	if pidStart == 0 || bootID == "" || bootID != currentBootID() {
+		return false
+	}
+	ticks, ok := procStart(pid)
+	return ok && ticks == pidStart
+}
 
-// processRunning reports whether pid is a live process that started no
-// later than a session that began at start (so not a later process that
-// reused the number).
-func processRunning(pid int, start time.Time) bool {
+// procStart returns the start time (ticks since boot) of a live process.
+func procStart(pid int) (uint64, bool) {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return false
+		return 0, false
 	}
 	// Fields after the command, which is in parentheses and may hold
 	// anything: state is field 3, starttime field 22.
 	i := bytes.LastIndexByte(data, ')')
 	if i < 0 {
-		return false
+		return 0, false
 	}
 	f := strings.Fields(string(data[i+1:]))
 	if len(f) < 20 || f[0] == "Z" || f[0] == "X" {
-		return false
+		return 0, false
 	}
 	ticks, err := strconv.ParseUint(f[19], 10, 64)
-	if err != nil {
-		return false
-	}
-	boot, ok := bootTime()
-	if !ok {
-		return true // cannot tell: alive is all we know
-	}
-	began := boot.Add(time.Duration(ticks) * time.Second / clockTicks)
-	return !began.After(start.Add(2 * time.Second))
+	return ticks, err == nil
 }
 
-// bootTime is btime from /proc/stat.
-func bootTime() (time.Time, bool) {
-	data, err := os.ReadFile("/proc/stat")
+// currentBootID is this boot's random id, or "".
+func currentBootID() string {
+	data, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	if err != nil {
-		return time.Time{}, false
+		return ""
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "btime "); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			if err != nil {
-				return time.Time{}, false
-			}
-			return time.Unix(n, 0), true
-		}
+	return strings.TrimSpace(string(data))
+}
+
+// SelfIdentity returns this process's start time in ticks since boot and
+// the boot's id, for a session_start record (PIDStart, BootID).
+func SelfIdentity() (pidStart uint64, bootID string) {
+	ticks, ok := procStart(os.Getpid())
+	if !ok {
+		return 0, ""
 	}
-	return time.Time{}, false
+	return ticks, currentBootID()
 }

@@ -13,7 +13,7 @@ const (
 	TypeEvent        = "event"         // one decision on one operation
 	TypeSessionEnd   = "session_end"   // the session's exit status
 	TypeGap          = "gap"           // records the writer had to drop, with their count
-	TypeSuppressed   = "suppressed"    // denials of one kind over the session's budget, counted instead of written one by one
+	TypeSuppressed   = "suppressed"    // denials of one kind over the session's budget, or identical allowed events over theirs (decision allow), counted instead of written one by one
 	TypeRotated      = "rotated"       // what a rotation removed: the seq range and the sessions that had records in it
 )
 
@@ -56,6 +56,14 @@ type Record struct {
 	LandlockABI int      `json:"landlock_abi,omitempty"` // 0 when Landlock is unavailable
 	ExitStatus  int      `json:"exit_status"`            // written only in session_end records
 
+	// Session start records: the supervisor's identity beyond its pid, so
+	// that verify does not take a later process with the same number (or
+	// pid 1 on another machine) for it: its start time in clock ticks
+	// since boot (/proc/<pid>/stat field 22) and the boot's id
+	// (/proc/sys/kernel/random/boot_id). Empty where unknown.
+	PIDStart uint64 `json:"pid_start,omitempty"`
+	BootID   string `json:"boot_id,omitempty"`
+
 	// Gap, suppressed and rotated records: how many records are not in the
 	// log (dropped, counted instead of written, removed by rotation).
 	Dropped uint64 `json:"dropped,omitempty"`
@@ -66,8 +74,16 @@ type Record struct {
 	ToSeq    uint64   `json:"to_seq,omitempty"`
 	Sessions []string `json:"sessions,omitempty"`
 
-	// Suppressed records: the last path counted (Path holds the first).
-	LastPath string `json:"last_path,omitempty"`
+	// Suppressed records: the last path counted (Path holds the first);
+	// Paths, the distinct paths counted that the log does not hold in full
+	// elsewhere (at most 32, in the order first counted); Unlisted, how
+	// many of the refusals counted have a path not in Paths; SeenFull, the
+	// session's set of distinct refused paths is full (see docs/audit.md):
+	// from then on a refused path may be counted without being listed.
+	LastPath string   `json:"last_path,omitempty"`
+	Paths    []string `json:"paths,omitempty"`
+	Unlisted uint64   `json:"unlisted,omitempty"`
+	SeenFull bool     `json:"seen_full,omitempty"`
 
 	// File headers.
 	Alg string `json:"alg,omitempty"`

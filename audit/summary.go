@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -24,12 +25,16 @@ type Session struct {
 	Denied     uint64    `json:"denied"`
 	Redacted   uint64    `json:"redacted"`
 	Suppressed uint64    `json:"suppressed,omitempty"` // refusals counted in suppressed records
+	Lost       uint64    `json:"lost,omitempty"`       // records dropped under pressure, counted in this session's gap records
+	Repeated   uint64    `json:"repeated,omitempty"`   // identical allowed events counted in suppressed records (decision allow)
 	PID        int       `json:"pid,omitempty"`        // the supervisor's, from session_start
 	LastSeq    uint64    `json:"last_seq"`             // the session's last record in the log
 	LastTS     time.Time `json:"last_ts"`
 	Status     string    `json:"status"` // StatusEnded, StatusRunning, StatusAbnormal, StatusPartial
 
-	started bool // its session_start was read
+	started  bool   // its session_start was read
+	pidStart uint64 // the supervisor's start time and boot id from session_start
+	bootID   string
 }
 
 // Session statuses.
@@ -38,13 +43,28 @@ const (
 	StatusRunning  = "running"  // no session_end yet, and its supervisor is alive
 	StatusAbnormal = "abnormal" // no session_end and its supervisor is gone: killed, or its audit failed
 	StatusPartial  = "partial"  // neither its session_start nor its session_end is in the files read
+
+	// StatusAuditFailed: the session_end says the audit failed (a full
+	// disk, an I/O error): the session was stopped, and the records of
+	// the write that failed are not in the log.
+	StatusAuditFailed = "audit-failed"
+
+	// StatusLost: the session ended, but gap records of its writer count
+	// records dropped under pressure (the batch stayed full for longer
+	// than max_block): they are not in the log.
+	StatusLost = "lost-records"
 )
 
-// Abnormal lists the sessions that ended without a session_end record.
+// auditFailedPrefix starts the result of the session_end of a session
+// whose audit failed (cmd/aixbroker writes it).
+const auditFailedPrefix = "audit failed: "
+
+// Abnormal lists the sessions that ended without a session_end record, or
+// whose session_end says their audit failed.
 func Abnormal(sessions []Session) []Session {
 	var out []Session
 	for _, s := range sessions {
-		if s.Status == StatusAbnormal {
+		if s.Status == StatusAbnormal || s.Status == StatusAuditFailed || s.Status == StatusLost {
 			out = append(out, s)
 		}
 	}
@@ -78,11 +98,15 @@ func Sessions(paths []string) ([]Session, error) {
 	out := make([]Session, len(order))
 	for i, s := range order {
 		switch {
+		case s.Ended && strings.HasPrefix(s.EndResult, auditFailedPrefix):
+			s.Status = StatusAuditFailed
+		case s.Ended && s.Lost > 0:
+			s.Status = StatusLost
 		case s.Ended:
 			s.Status = StatusEnded
 		case !s.started:
 			s.Status = StatusPartial
-		case s.PID != 0 && processRunning(s.PID, s.Start):
+		case s.PID != 0 && processRunning(s.PID, s.pidStart, s.bootID):
 			s.Status = StatusRunning
 		default:
 			s.Status = StatusAbnormal
@@ -96,10 +120,17 @@ func Sessions(paths []string) ([]Session, error) {
 func (s *Session) add(r *Record) {
 	s.LastSeq, s.LastTS = r.Seq, r.TS
 	switch r.Type {
+	case TypeGap:
+		s.Lost += r.Dropped
 	case TypeSuppressed:
+		if r.Decision == "allow" {
+			s.Repeated += r.Dropped
+			break
+		}
 		s.Suppressed += r.Dropped
 	case TypeSessionStart:
 		s.Start, s.Cmd, s.Cwd, s.Policy, s.PID, s.started = r.TS, r.Cmd, r.Cwd, r.Policy, r.PID, true
+		s.pidStart, s.bootID = r.PIDStart, r.BootID
 	case TypeSessionEnd:
 		s.End, s.Ended, s.ExitStatus, s.EndResult = r.TS, true, r.ExitStatus, r.Result
 	case TypeEvent:

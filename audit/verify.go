@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,6 +33,12 @@ type Report struct {
 	Genesis  bool     `json:"genesis"` // the chain starts at the log's very first record, not a rotated-away one
 	Alg      string   `json:"alg"`     // algorithm of the last file
 	Head     string   `json:"head"`    // what the head anchor said: "" (not checked), "absent", "matches seq N"
+
+	// Torn lists the lines ("file:line") that are not records but sit
+	// where a write was cut short (a crash, a full disk): the last line
+	// of the log, or a line after which the chain goes on intact from the
+	// record before it. Nothing was lost or changed around them.
+	Torn []string `json:"torn,omitempty"`
 }
 
 // Verify checks the chain over the given files, taken in the order given
@@ -89,15 +96,28 @@ func (v *verifier) run(paths []string, entries iter.Seq2[Entry, error], head *an
 		return errors.New("verify audit log: no files")
 	}
 	last := Entry{}
+	var torn *ChainError // a line that is not a record, waiting for what follows it
 	for e, err := range entries {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) || !errors.Is(err, ErrBadLine) {
 				return err
 			}
-			return &ChainError{File: e.File, Line: e.Line, Reason: err.Error() + " (a torn write from a crash, or an edit)"}
+			bad := &ChainError{File: e.File, Line: e.Line, Reason: err.Error() + " (a torn write from a crash, or an edit)"}
+			if torn != nil || v.prev == nil {
+				return cmp.Or(torn, bad)
+			}
+			torn = bad
+			continue
 		}
 		if err := v.check(e); err != nil {
+			if torn != nil {
+				return torn // the chain does not go on across it: not a cut-short write
+			}
 			return err
+		}
+		if torn != nil {
+			v.rep.Torn = append(v.rep.Torn, fmt.Sprintf("%s:%d", torn.File, torn.Line))
+			torn = nil
 		}
 		if head != nil && e.Record.Seq == head.Seq {
 			if e.Record.Hash != head.Hash {
@@ -109,6 +129,12 @@ func (v *verifier) run(paths []string, entries iter.Seq2[Entry, error], head *an
 	}
 	if v.rep.Records == 0 {
 		return &ChainError{File: paths[len(paths)-1], Line: 1, Reason: "empty log"}
+	}
+	if torn != nil {
+		if torn.File != paths[len(paths)-1] {
+			return torn // only the newest file's last line can be cut short without a record after it
+		}
+		v.rep.Torn = append(v.rep.Torn, fmt.Sprintf("%s:%d", torn.File, torn.Line))
 	}
 	if head == nil {
 		return nil

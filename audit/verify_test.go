@@ -96,13 +96,15 @@ func TestVerifyDetectsTampering(t *testing.T) {
 		{"truncated tail", func(t *testing.T, log string) {
 			editLines(t, log, func(l [][]byte) [][]byte { return l[:len(l)-4] })
 		}, "audit.jsonl", 1, true, "truncated"},
-		{"torn last line", func(t *testing.T, log string) {
+		// A record the head anchor names, cut short: the head says it was
+		// written whole, so this is a truncation, not a cut-short write.
+		{"torn last line under the head anchor", func(t *testing.T, log string) {
 			editLines(t, log, func(l [][]byte) [][]byte {
 				n := len(l) - 2 // l ends with an empty element after the last newline
 				l[n] = l[n][:len(l[n])/2]
 				return l
 			})
-		}, "audit.jsonl", 0, true, "torn write"},
+		}, "audit.jsonl", 0, true, "truncated"},
 		{"rewritten tail with a recomputed chain", func(t *testing.T, log string) {
 			editLines(t, log, func(l [][]byte) [][]byte {
 				n := len(l) - 2

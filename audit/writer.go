@@ -43,6 +43,7 @@ type Writer struct {
 	batch   []Record
 	spare   []Record
 	dropped uint64        // dropped since the last gap record
+	session string        // the session id of the last record written: gap records carry it
 	room    chan struct{} // closed when the flusher takes the batch
 	closed  bool
 	stats   WriterStats
@@ -107,6 +108,9 @@ func (w *Writer) Write(r Record) {
 		r.Type = TypeEvent
 	}
 	w.mu.Lock()
+	if r.SessionID != "" {
+		w.session = r.SessionID
+	}
 	if w.failedLocked() {
 		w.stats.Dropped++
 		w.dropped++
@@ -150,6 +154,9 @@ func (w *Writer) WriteSync(r Record) error {
 	w.appMu.Lock()
 	defer w.appMu.Unlock()
 	w.mu.Lock()
+	if r.SessionID != "" {
+		w.session = r.SessionID
+	}
 	if err := w.errLocked(); err != nil {
 		w.stats.Dropped++
 		if !w.closed {
@@ -161,7 +168,7 @@ func (w *Writer) WriteSync(r Record) error {
 	batch, dropped := w.take()
 	w.mu.Unlock()
 	if dropped > 0 {
-		batch = append(batch, Record{Type: TypeGap, TS: w.now(), Dropped: dropped})
+		batch = append(batch, w.gapRecord(dropped))
 	}
 	batch = append(batch, r)
 	err := w.app.appendNow(batch)
@@ -197,7 +204,7 @@ func (w *Writer) WriteFinal(r Record) error {
 	batch, dropped := w.take()
 	w.mu.Unlock()
 	if dropped > 0 {
-		batch = append(batch, Record{Type: TypeGap, TS: w.now(), Dropped: dropped})
+		batch = append(batch, w.gapRecord(dropped))
 	}
 	batch = append(batch, r)
 	w.app.overflow = errors.Is(failure, ErrLogFull)
@@ -274,6 +281,16 @@ func (w *Writer) done1(batch []Record, dropped uint64, err error) {
 	w.dropped += dropped + lost
 	w.stats.Dropped += lost
 	w.failMu.Do(func() { close(w.failed) })
+}
+
+// gapRecord is the record counting dropped records, in the session of the
+// records written through this writer (one writer per session), so that
+// `audit sessions` and verify can say which session lost records.
+func (w *Writer) gapRecord(dropped uint64) Record {
+	w.mu.Lock()
+	session := w.session
+	w.mu.Unlock()
+	return Record{Type: TypeGap, TS: w.now(), Dropped: dropped, SessionID: session}
 }
 
 // kickFlusher wakes the flusher before its interval is up.
@@ -366,7 +383,7 @@ func (w *Writer) flush() bool {
 	batch, dropped := w.take()
 	w.mu.Unlock()
 	if dropped > 0 {
-		batch = append(batch, Record{Type: TypeGap, TS: w.now(), Dropped: dropped})
+		batch = append(batch, w.gapRecord(dropped))
 	}
 	if len(batch) == 0 {
 		w.giveBack(batch)

@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"hash/maphash"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,12 +44,32 @@ type Failer interface {
 // kind and second at most) and when the session ends (Flush).
 // The session as a whole has a budget too (sessionBurst, sessionRate), so
 // that varying the kind does not multiply the flood.
+//
+// Over the budget, a refused path is still never hidden:
+//   - a refusal by a named rule (deny, read_only, redact, the guards:
+//     every list but the default and requests without a decision) of a
+//     path the session has not had refused before is written in full,
+//     whatever the budget: every distinct path such a rule refuses appears
+//     at least once, up to seenMax distinct paths or seenBytes bytes of
+//     them per session; past that the set is full and the suppressed
+//     records say so (seen_full);
+//   - a suppressed record lists the distinct paths it counted that the
+//     log does not hold in full elsewhere, up to listMax paths or
+//     listBytes bytes, and counts the refusals of the others (unlisted).
+//
+// The default-deny flood of attack 130 (4 KiB paths, all different) is
+// bounded by the second rule: at most listBytes per kind per second.
 const (
 	suppressBurst = 256
 	suppressRate  = 32
 	sessionBurst  = 1024
 	sessionRate   = 128
 	suppressEvery = time.Second
+
+	seenMax   = 1 << 16
+	seenBytes = 16 << 20
+	listMax   = 32
+	listBytes = 64 << 10
 )
 
 // AuditRecorder turns broker events into audit records and keeps the counts
@@ -62,10 +83,38 @@ type AuditRecorder struct {
 	denied     atomic.Uint64
 	now        func() time.Time
 
-	mu    sync.Mutex
-	all   bucket // the session's budget
-	kinds map[kind]*bucket
-	timer *time.Timer // pending flush of suppressed counts
+	mu        sync.Mutex
+	all       bucket // the session's budget
+	kinds     map[kind]*bucket
+	timer     *time.Timer // pending flush of suppressed counts
+	seed      maphash.Seed
+	seen      map[uint64]struct{} // hashes of the paths named rules refused and the log holds in full
+	seenBytes int                 // their total length
+	seenFull  bool                // seen reached seenMax or seenBytes
+
+	allowWin   time.Time                  // start of the current window of allowed events
+	allowCount map[allowKey]*allowCounter // identical allowed events seen in it
+}
+
+// The budget of identical allowed events (same operation, system call,
+// path, rule and result): allowBurst of them per allowWindow are written
+// one by one, the rest of the window is counted into one "suppressed"
+// record with decision allow (written with the next window, or by Flush).
+// A loop reopening one file is a flood, not news; distinct actions are
+// all written. allowKeysMax bounds the keys tracked per window (past it,
+// events are written, not counted).
+const (
+	allowBurst   = 16
+	allowWindow  = time.Second
+	allowKeysMax = 4096
+)
+
+type allowKey struct{ op, syscall, path, rule, result string }
+
+type allowCounter struct {
+	n     uint64
+	first audit.Record // the first event counted (over the burst)
+	last  time.Time
 }
 
 // kind is what makes two refusals "the same" for the flood budget.
@@ -78,13 +127,18 @@ type bucket struct {
 	suppressed uint64
 	first      audit.Record // the first refusal counted (its path, time)
 	lastPath   string
+	paths      []string            // distinct paths counted, not in the log in full (listMax at most)
+	listed     map[uint64]struct{} // their hashes
+	listedLen  int                 // their total length
+	unlisted   uint64              // refusals counted whose path is not in paths
 }
 
 // NewAuditRecorder writes the events of one session to w. With logAllowed
 // false (the policy's audit.on_allow: none) only refusals and redactions are
 // written; all are counted.
 func NewAuditRecorder(s Session, w AuditWriter, logAllowed bool) *AuditRecorder {
-	a := &AuditRecorder{session: s, w: w, logAllowed: logAllowed, now: time.Now, kinds: map[kind]*bucket{}}
+	a := &AuditRecorder{session: s, w: w, logAllowed: logAllowed, now: time.Now, kinds: map[kind]*bucket{},
+		seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
 	a.all = bucket{tokens: sessionBurst, last: a.now()}
 	a.sw, _ = w.(syncWriter)
 	return a
@@ -101,14 +155,86 @@ func (a *AuditRecorder) Record(ev Event) {
 		if !a.logAllowed {
 			return
 		}
-		a.w.Write(a.record(ev))
+		a.allowedEvent(a.record(ev))
 		return
 	case policy.Deny, policy.Redact:
 		a.denied.Add(1)
 	}
 	// Refusals, redactions and requests that failed before a decision
 	// (a path that does not resolve, ...) are what a flood is made of.
-	a.refusal(a.record(ev))
+	a.refusal(a.record(ev), named(ev.Decision.Rule))
+}
+
+// allowedEvent writes an allowed event (batched), or counts it when it
+// is over the burst of identical events in the current window.
+func (a *AuditRecorder) allowedEvent(r audit.Record) {
+	now := a.now()
+	k := allowKey{r.Op, r.Syscall, r.Path, r.Rule, r.Result}
+	a.mu.Lock()
+	var pending []audit.Record
+	if now.Sub(a.allowWin) >= allowWindow || now.Before(a.allowWin) {
+		pending = a.takeAllowed()
+		a.allowWin = now
+	}
+	c := a.allowCount[k]
+	if c == nil {
+		if len(a.allowCount) >= allowKeysMax {
+			a.mu.Unlock()
+			a.w.Write(r)
+			return
+		}
+		if a.allowCount == nil {
+			a.allowCount = map[allowKey]*allowCounter{}
+		}
+		c = &allowCounter{}
+		a.allowCount[k] = c
+	}
+	c.n++
+	over := c.n > allowBurst
+	if over {
+		if c.n == allowBurst+1 {
+			r.TS = now
+			c.first = r
+			if a.timer == nil {
+				a.timer = time.AfterFunc(suppressEvery, a.Flush)
+			}
+		}
+		c.last = now
+	}
+	a.mu.Unlock()
+	for _, p := range pending {
+		a.w.Write(p)
+	}
+	if !over {
+		a.w.Write(r)
+	}
+}
+
+// takeAllowed returns the suppressed records of the allowed events
+// counted in the window that ends, and starts a new one.
+func (a *AuditRecorder) takeAllowed() []audit.Record {
+	var out []audit.Record
+	for _, c := range a.allowCount {
+		if c.n <= allowBurst {
+			continue
+		}
+		r := c.first
+		r.Type, r.Dropped, r.LastPath = audit.TypeSuppressed, c.n-allowBurst, r.Path
+		r.PID, r.TID, r.LatencyUS = 0, 0, 0
+		out = append(out, r)
+	}
+	clear(a.allowCount)
+	return out
+}
+
+// named reports whether a rule is one a policy or a guard names, whose
+// every distinct refused path must reach the log (see suppressBurst).
+func named(r policy.Rule) bool {
+	switch r.List {
+	case "", "default", auditFailed.List:
+		return false
+	}
+	return true
 }
 
 func (a *AuditRecorder) record(ev Event) audit.Record {
@@ -130,11 +256,14 @@ func (a *AuditRecorder) record(ev Event) audit.Record {
 	}
 }
 
-// refusal writes r, or counts it when its kind is over budget.
-func (a *AuditRecorder) refusal(r audit.Record) {
+// refusal writes r, or counts it when its kind is over budget (but see
+// suppressBurst: a path a named rule refuses for the first time is
+// written).
+func (a *AuditRecorder) refusal(r audit.Record, named bool) {
 	now := a.now()
 	r.TS = now
 	k := kind{r.Op, r.Decision, r.Rule, r.Syscall}
+	h := maphash.String(a.seed, r.Path)
 	a.mu.Lock()
 	b := a.kinds[k]
 	if b == nil {
@@ -143,7 +272,9 @@ func (a *AuditRecorder) refusal(r audit.Record) {
 	}
 	b.refill(now, suppressBurst, suppressRate)
 	a.all.refill(now, sessionBurst, sessionRate)
-	if b.tokens < 1 || a.all.tokens < 1 {
+	_, known := a.seen[h]
+	first := named && !known && !a.seenFull
+	if (b.tokens < 1 || a.all.tokens < 1) && !first {
 		if b.suppressed == 0 {
 			b.first = r
 			if a.timer == nil {
@@ -152,13 +283,50 @@ func (a *AuditRecorder) refusal(r audit.Record) {
 		}
 		b.suppressed++
 		b.lastPath = r.Path
+		if !known {
+			b.list(h, r.Path)
+		}
 		a.mu.Unlock()
 		return
 	}
-	b.tokens--
-	a.all.tokens--
+	b.tokens = max(b.tokens-1, 0)
+	a.all.tokens = max(a.all.tokens-1, 0)
+	if named && !known {
+		a.remember(h, r.Path)
+	}
 	a.mu.Unlock()
 	a.write(r)
+}
+
+// remember adds a path written in full to the session's set, or marks the
+// set full.
+func (a *AuditRecorder) remember(h uint64, path string) {
+	if a.seenFull {
+		return
+	}
+	if len(a.seen) >= seenMax || a.seenBytes+len(path) > seenBytes {
+		a.seenFull = true
+		return
+	}
+	a.seen[h] = struct{}{}
+	a.seenBytes += len(path)
+}
+
+// list adds a counted path to the bucket's list, or to its unlisted count.
+func (b *bucket) list(h uint64, path string) {
+	if _, ok := b.listed[h]; ok {
+		return
+	}
+	if len(b.paths) >= listMax || b.listedLen+len(path) > listBytes {
+		b.unlisted++
+		return
+	}
+	if b.listed == nil {
+		b.listed = map[uint64]struct{}{}
+	}
+	b.listed[h] = struct{}{}
+	b.paths = append(b.paths, path)
+	b.listedLen += len(path)
 }
 
 // refill adds the tokens earned since the last refill.
@@ -170,11 +338,13 @@ func (b *bucket) refill(now time.Time, burst, rate float64) {
 }
 
 // take returns the suppressed record of a bucket and resets its count.
-func (b *bucket) take() audit.Record {
+func (b *bucket) take(seenFull bool) audit.Record {
 	r := b.first
 	r.Type, r.Dropped, r.LastPath = audit.TypeSuppressed, b.suppressed, b.lastPath
+	r.Paths, r.Unlisted, r.SeenFull = b.paths, b.unlisted, seenFull
 	r.PID, r.TID, r.Result, r.LatencyUS = 0, 0, "", 0
 	b.suppressed, b.first, b.lastPath = 0, audit.Record{}, ""
+	b.paths, b.listed, b.listedLen, b.unlisted = nil, nil, 0, 0
 	return r
 }
 
@@ -185,15 +355,19 @@ func (a *AuditRecorder) Flush() {
 	var pending []audit.Record
 	for _, b := range a.kinds {
 		if b.suppressed > 0 {
-			pending = append(pending, b.take())
+			pending = append(pending, b.take(a.seenFull))
 		}
 	}
+	allowed := a.takeAllowed()
 	if a.timer != nil {
 		a.timer.Stop()
 		a.timer = nil
 	}
 	a.mu.Unlock()
 	a.write(pending...)
+	for _, r := range allowed {
+		a.w.Write(r)
+	}
 }
 
 // write appends refusal records, synchronously when the writer can.

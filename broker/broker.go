@@ -44,6 +44,7 @@ type Broker struct {
 	policy   Decider
 	recorder Recorder
 	failer   Failer // the recorder, when it can fail
+	guard    *auditGuard
 }
 
 // New returns a broker over a compiled policy and a recorder. A nil recorder
@@ -91,6 +92,9 @@ func (b *Broker) Decide(op policy.Op, path string) policy.Decision {
 	if b.auditDown() {
 		return policy.Decision{Action: policy.Deny, Errno: policy.EACCES, Rule: auditFailed}
 	}
+	if b.guard.refuses(op, path) {
+		return b.guard.deny()
+	}
 	return b.policy.Decide(op, path)
 }
 
@@ -99,6 +103,9 @@ func (b *Broker) Decide(op policy.Op, path string) policy.Decision {
 func (b *Broker) DecideExec(path string, argv []string) policy.Decision {
 	if b.auditDown() {
 		return policy.Decision{Action: policy.Deny, Errno: policy.EACCES, Rule: auditFailed}
+	}
+	if b.guard.refuses(policy.OpExec, path) {
+		return b.guard.deny()
 	}
 	return b.policy.DecideExec(path, argv)
 }

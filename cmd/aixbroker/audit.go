@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -249,11 +250,15 @@ record whose supervisor is no longer running (its pid in session_start) was
 killed, or stopped because its audit could not be written. verify names it,
 its last record, and what may be missing after it: the session_end and the
 allowed events of its last flush interval (refusals are written before they
-are answered; suppressed counts of at most the last second).
+are answered; suppressed counts of at most the last second). A session whose
+session_end says its audit failed (a full disk) is named too. A line cut short
+by a crash or a full disk, around which the chain goes on intact, is reported
+as such, not as an edit.
 
 Exit status: 0 the chain verifies and every session ended (or is running),
 1 the chain does not verify (the first bad line is printed), 2 the log could
-not be read, 3 the chain verifies but a session ended abnormally.`,
+not be read, 3 the chain verifies but a session ended abnormally, its audit
+failed, it lost records under pressure (gap records), or a write was cut short.`,
 		Example: `  aixbroker audit verify
   aixbroker audit verify --file /var/log/aixgate/audit.jsonl
   aixbroker audit verify audit.jsonl.2 audit.jsonl.1 audit.jsonl
@@ -286,10 +291,11 @@ not be read, 3 the chain verifies but a session ended abnormally.`,
 			if f.json {
 				return reportVerifyJSON(cmd, rep, err, abnormal)
 			}
-			if err := reportVerify(cmd, rep, err, cfg.Path); err != nil {
-				return err
+			verr := reportVerify(cmd, rep, err, cfg.Path)
+			if verr != nil && !isExit(verr, exitAbnormal) {
+				return verr
 			}
-			return reportAbnormal(cmd, abnormal)
+			return cmp.Or(reportAbnormal(cmd, abnormal), verr)
 		},
 	}
 	cmd.Flags().StringVar(&keyFile, "key-file", "", "HMAC key file of a keyed log (default: audit.hmac_key_file from the config)")
@@ -331,7 +337,12 @@ func reportVerify(cmd *cobra.Command, rep audit.Report, err error, log string) e
 	}
 	_, err = fmt.Fprintf(cmd.OutOrStdout(), "ok: %d file(s), %d records, seq %d..%d %s, %s chain%s\nlast hash %s\n",
 		len(rep.Files), rep.Records, rep.FirstSeq, rep.LastSeq, start, rep.Alg, head, rep.LastHash)
-	return err
+	if err != nil || len(rep.Torn) == 0 {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "FAIL a write was cut short (a crash, a full disk) at %s: the line is not a record, the chain goes on intact around it; the records of that write are missing\n",
+		strings.Join(rep.Torn, ", "))
+	return exitError{code: exitAbnormal}
 }
 
 // exitAbnormal is verify's exit status when the chain is intact but a
@@ -344,6 +355,17 @@ func reportAbnormal(cmd *cobra.Command, abnormal []audit.Session) error {
 		return nil
 	}
 	for _, s := range abnormal {
+		if s.Status == audit.StatusLost {
+			fmt.Fprintf(cmd.ErrOrStderr(), "FAIL session %s (pid %d, started %s) ended, but %d of its allowed records were dropped under pressure (the writer's batch stayed full for longer than max_block); gap records in the log count them\n",
+				s.ID, s.PID, s.Start.Local().Format(time.DateTime), s.Lost)
+			continue
+		}
+		if s.Status == audit.StatusAuditFailed {
+			fmt.Fprintf(cmd.ErrOrStderr(), "FAIL session %s (pid %d, started %s) was stopped because its audit log could not be written (%s); "+
+				"the records of the write that failed are missing before its session_end (seq %d)\n",
+				s.ID, s.PID, s.Start.Local().Format(time.DateTime), s.EndResult, s.LastSeq)
+			continue
+		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "FAIL session %s (pid %d, started %s) ended abnormally: no session_end record and its supervisor is gone; "+
 			"its last record is seq %d at %s; after it at least 1 record is missing (the session_end), and maybe the allowed events of its last flush interval\n",
 			s.ID, s.PID, s.Start.Local().Format(time.DateTime), s.LastSeq, s.LastTS.Local().Format("15:04:05.000"))
@@ -363,17 +385,23 @@ func reportVerifyJSON(cmd *cobra.Command, rep audit.Report, err error, abnormal 
 		Report   audit.Report      `json:"report"`
 		Bad      *audit.ChainError `json:"bad,omitempty"`
 		Abnormal []audit.Session   `json:"abnormal,omitempty"` // sessions that ended without session_end
-	}{OK: ce == nil && len(abnormal) == 0, Report: rep, Bad: ce, Abnormal: abnormal}
+	}{OK: ce == nil && len(abnormal) == 0 && len(rep.Torn) == 0, Report: rep, Bad: ce, Abnormal: abnormal}
 	if err := json.NewEncoder(cmd.OutOrStdout()).Encode(out); err != nil {
 		return err
 	}
 	if ce != nil {
 		return exitError{code: 1}
 	}
-	if len(abnormal) > 0 {
+	if len(abnormal) > 0 || len(rep.Torn) > 0 {
 		return exitError{code: exitAbnormal}
 	}
 	return nil
+}
+
+// isExit reports whether err is the exit status code.
+func isExit(err error, code int) bool {
+	var e exitError
+	return errors.As(err, &e) && e.code == code
 }
 
 func newAuditSessionsCmd(f *auditFlags) *cobra.Command {

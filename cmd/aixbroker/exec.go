@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -51,7 +52,7 @@ the policy's audit.log, or --audit FILE). The exit status is CMD's.`,
 		Example: `  aixbroker exec -- claude
   aixbroker exec --profile codex -- codex
   aixbroker exec --policy team.yaml -- bash -c 'make test'
-  aixbroker exec --audit /tmp/session.jsonl --quiet -- python3 agent.py`,
+  aixbroker exec --audit ~/.aixgate/agent-session.jsonl --quiet -- python3 agent.py`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExec(cmd, f, args)
@@ -100,17 +101,24 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		w.Close()
 		return fmt.Errorf("write audit log %s: %w; pass another file with --audit", cfg.Path, err)
 	}
-	rec := broker.NewAuditRecorder(session, w, pol.Audit.EffectiveOnAllow() != "none")
+	logAllowed, ignored := logAllowedEvents(pol)
+	rec := broker.NewAuditRecorder(session, w, logAllowed)
 	env, stripped := eng.FilterEnv(os.Environ())
 	if !f.Quiet {
-		fmt.Fprintln(cmd.ErrOrStderr(), startLine(eng, pol, cfg.Path, stripped))
+		line := startLine(eng, pol, cfg.Path, stripped)
+		if ignored {
+			line += "; the project file's audit.on_allow: none is ignored (allowed events are logged; pass --policy FILE to use it)"
+		}
+		fmt.Fprintln(cmd.ErrOrStderr(), line)
 	}
 	stopReport := make(chan struct{})
 	go reportAuditFailure(cmd.ErrOrStderr(), w, cfg.Path, stopReport)
 
+	brk := broker.New(eng, rec)
+	brk.GuardAuditLog(cfg.Path)
 	status, runErr := runSandbox(context.Background(), sandboxRun{
 		cmd: cmd, flags: f, args: args, engine: eng,
-		broker: broker.New(eng, rec), session: session, env: env,
+		broker: brk, session: session, env: env,
 	})
 	end := audit.Record{Type: audit.TypeSessionEnd, SessionID: session.ID, Profile: session.Profile, AgentCmd: session.AgentCmd, ExitStatus: status}
 	if runErr != nil {
@@ -208,13 +216,40 @@ func auditConfig(f execFlags, eng *policy.Engine) (audit.Config, error) {
 	return cfg, nil
 }
 
+// auditDirWritable reports whether the policy lets the agent create names
+// in the audit log's folder.
+func auditDirWritable(eng *policy.Engine, log string) bool {
+	abs, err := filepath.Abs(log)
+	if err != nil {
+		return false
+	}
+	return eng.Decide(policy.OpCreate, filepath.Join(filepath.Dir(abs), ".aixbroker-probe")).Allowed()
+}
+
+// logAllowedEvents says whether allowed events go to the audit log: not
+// with audit.on_allow: none, unless that comes from a project file, which
+// comes with the code the agent works on and may not turn the log of what
+// the agent does off (review R8); ignored reports that case.
+func logAllowedEvents(pol *policy.Policy) (log, ignored bool) {
+	if pol.Audit.EffectiveOnAllow() != "none" {
+		return true, false
+	}
+	if strings.HasPrefix(pol.Origin, "project file ") {
+		return true, true
+	}
+	return false, false
+}
+
 // underDir reports whether path is dir or below it (both clean, absolute).
 func underDir(path, dir string) bool {
 	return path == dir || strings.HasPrefix(path, dir+"/")
 }
 
 func sessionStart(s broker.Session, pol *policy.Policy, cwd string, argv []string) audit.Record {
+	pidStart, bootID := audit.SelfIdentity()
 	return audit.Record{
+		PIDStart:    pidStart,
+		BootID:      bootID,
 		Type:        audit.TypeSessionStart,
 		SessionID:   s.ID,
 		Profile:     s.Profile,
@@ -235,6 +270,9 @@ func sessionStart(s broker.Session, pol *policy.Policy, cwd string, argv []strin
 // floor took first, then the count of those the profile does not list.
 func startLine(eng *policy.Engine, pol *policy.Policy, auditPath string, stripped []string) string {
 	line := fmt.Sprintf("aixbroker: profile %s (%s), audit %s", pol.Name, pol.File, auditPath)
+	if auditDirWritable(eng, auditPath) {
+		line += " (in a folder the agent may write: its files are refused to the agent by rule audit-log, but a folder outside the sandbox is safer)"
+	}
 	var secret []string
 	unlisted := 0
 	for _, n := range stripped {

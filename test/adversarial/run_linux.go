@@ -206,6 +206,7 @@ func (r *Runner) judgeAttack(c Case, w *World, svc *services, out string) Result
 	bad = append(bad, judgeServiceNames(out)...)
 	bad = append(bad, judgeAudit(c, w, out)...)
 	bad = append(bad, judgeLiveness(out)...)
+	bad = append(bad, judgeReviewAudit(c, w, out)...)
 	if n := svc.datagrams.Load(); n > 0 {
 		bad = append(bad, fmt.Sprintf("the datagram service outside the sandbox received %d datagram(s)", n))
 	}
