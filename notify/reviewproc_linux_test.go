@@ -1,8 +1,13 @@
 package notify
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCgroupAttrChangeRefused: the cgroupfs guard (cgroupfs_linux.go)
@@ -88,4 +93,87 @@ print("after", open("/proc/self/cgroup").read().split("0::")[1].strip())
 	if strings.Contains(got.stdout, "wrote") || !strings.Contains(got.stdout, "after /aixbroker-") {
 		t.Errorf("agent printed %q (stderr %q), want no write and still in the session cgroup", got.stdout, got.stderr)
 	}
+}
+
+// TestWalkKillsZombieLeader: a process whose leader thread left with
+// SYS_exit while another thread runs shows State Z in /proc/PID/stat and
+// no filter in its status; the tree walk must still kill it, and
+// cgroup.kill alone does not (the kernel queues the SIGKILL on the exited
+// leader). Adversarial case 147 is the same in a session.
+func TestWalkKillsZombieLeader(t *testing.T) {
+	cmd := startZombieLeader(t, nil)
+	pid := cmd.Process.Pid
+	defer cmd.Process.Kill()
+	if st, err := readStat(pid); err != nil || st.dead {
+		t.Fatalf("readStat(%d) = %+v, %v: want alive (a thread runs)", pid, st, err)
+	}
+	if left := killTree(os.Getpid(), nil, false, time.Now().Add(2*time.Second)); len(left) != 0 {
+		t.Errorf("killTree left %v", left)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "killed") {
+			t.Errorf("the process ended with %v, want killed", err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Errorf("the process with an exited leader survived the walk")
+	}
+}
+
+// startZombieLeader starts a child whose leader thread exits at once while
+// its second thread waits (after place, if not nil, put it somewhere),
+// and returns once the leader shows as a zombie.
+func startZombieLeader(t *testing.T, place func(pid int) error) *exec.Cmd {
+	t.Helper()
+	src := filepath.Join(t.TempDir(), "zl.c")
+	prog := strings.TrimSuffix(src, ".c")
+	code := "#include <pthread.h>\n#include <unistd.h>\n#include <sys/syscall.h>\n" +
+		"static void *t(void *a) { for (;;) pause(); return a; }\n" +
+		"int main(void) { char c; pthread_t th; pthread_create(&th, 0, t, 0); read(0, &c, 1); syscall(SYS_exit, 0); }\n"
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("gcc", "-pthread", "-o", prog, src).CombinedOutput(); err != nil {
+		t.Skipf("gcc: %v %s", err, out)
+	}
+	cmd := exec.Command(prog)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if place != nil {
+		if err := place(cmd.Process.Pid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in.Write([]byte("x")) // the leader exits now
+	for i := 0; i < 100; i++ {
+		if data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid)); err == nil && strings.Contains(string(data), ") Z ") {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return cmd
+}
+
+// TestCgroupKillZombieLeader: cgroup.kill does not end a process whose
+// leader exited alone (the kernel queues the SIGKILL on the exited leader
+// and wakes no other thread); the session cgroup's kill must end it too.
+func TestCgroupKillZombieLeader(t *testing.T) {
+	cg, err := newSessionCgroup()
+	if err != nil {
+		t.Skipf("no session cgroup here: %v", err)
+	}
+	defer cg.remove()
+	cmd := startZombieLeader(t, cg.place)
+	defer cmd.Process.Kill()
+	if !cg.kill(time.Now().Add(2 * time.Second)) {
+		t.Errorf("the session cgroup is still populated after its kill (a process whose leader exited)")
+	}
+	cg.remove()
 }
