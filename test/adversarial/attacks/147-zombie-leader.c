@@ -1,6 +1,5 @@
 // technique: a process whose main thread left with SYS_exit while a second thread runs shows as a zombie (State Z) in /proc/PID/stat; the tree walk skips it, and its thread outlives the session and writes README.md
 // timeout: 40
-// known: R1
 #include "lifetime.h"
 #include <pthread.h>
 
