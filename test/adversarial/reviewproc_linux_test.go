@@ -65,7 +65,10 @@ func TestNprocExhaustion(t *testing.T) {
 	}
 	res := r.Run(c)
 	t.Logf("RLIMIT_NPROC %d: %s %s\n%s", limit, res.Verdict, res.Detail, tail(res.Output, 600))
-	if res.Failed() {
+	switch {
+	case res.Failed() && c.Known != "":
+		t.Logf("%s: %s (%s)", c.Name, res.Verdict, res.Detail)
+	case res.Failed():
 		t.Errorf("%s: %s", res.Verdict, res.Detail)
 	}
 }

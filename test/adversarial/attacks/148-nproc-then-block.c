@@ -63,7 +63,16 @@ int main(void) {
 	printf("fillers: %d processes\n", procs);
 	lt_sleep_ms(200);
 	for (int i = 0; i < BLOCKERS; i++) write(go_pipe[1], "g", 1);
-	lt_sleep_ms(3000);
+	// keep the budget full: every task that ends (the supervisor's threads
+	// when it aborts) is taken at once, so the guardian cannot get one either
+	int grabbed = 0;
+	for (long start = 0; start < 4000 && procs + grabbed < MAXPROCS; start++) {
+		pid_t p = fork();
+		if (p == 0) { setsid(); lt_survive(agent, "grabber"); }
+		if (p > 0) grabbed++;
+		else lt_sleep_ms(1);
+	}
+	printf("grabbed %d more task slots\n", grabbed);
 	printf("blocking opens: ok %d, EAGAIN %d, ENOSYS %d, other %d\n", shared[0], shared[1], shared[2], shared[3]);
 	int fd = open(".adv/world.env", O_RDONLY);
 	printf("probe open: %s\n", fd >= 0 ? "answered" : strerror(errno));
