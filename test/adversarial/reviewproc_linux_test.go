@@ -44,10 +44,7 @@ func TestNprocExhaustion(t *testing.T) {
 	if c.Name == "" {
 		t.Fatal("case 148 not found")
 	}
-	tasks, err := exec.Command("ps", "-L", "-u", strconv.Itoa(who.UID), "--no-headers").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tasks, _ := exec.Command("ps", "-L", "-u", strconv.Itoa(who.UID), "--no-headers").Output() // exit 1: none
 	limit := strings.Count(string(tasks), "\n") + 500
 	dir := sharedTempDir(t)
 	bin := buildBroker(t)
