@@ -148,6 +148,7 @@ func (c *sessionCgroup) kill(deadline time.Time) bool {
 	os.WriteFile(filepath.Join(c.dir, "cgroup.freeze"), []byte("1"), 0)
 	for {
 		os.WriteFile(filepath.Join(c.dir, "cgroup.kill"), []byte("1"), 0)
+		c.killProcs()
 		if !c.populated() {
 			return true
 		}
@@ -156,6 +157,48 @@ func (c *sessionCgroup) kill(deadline time.Time) bool {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// killProcs kills every process listed in cgroup.procs through a pidfd:
+// cgroup.kill queues its SIGKILL on a thread-group leader that has exited
+// alone (SYS_exit) and no other thread of the process acts on it, while
+// kill(2) reaches the whole group. A pid listed and reused meanwhile by a
+// process outside is not in the cgroup any more: checked after the pidfd
+// is open.
+func (c *sessionCgroup) killProcs() {
+	data, err := os.ReadFile(filepath.Join(c.dir, "cgroup.procs"))
+	if err != nil {
+		return
+	}
+	suffix := "/" + filepath.Base(c.dir) // unique: pid and time, and the sandbox creates no cgroup
+	for _, f := range strings.Fields(string(data)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil || pid <= 0 {
+			continue
+		}
+		fd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			continue
+		}
+		if inCgroupV2(pid, suffix) {
+			unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
+		}
+		unix.Close(fd)
+	}
+}
+
+// inCgroupV2 reports whether pid's cgroup v2 path ends with suffix.
+func inCgroupV2(pid int, suffix string) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rel, ok := strings.CutPrefix(line, "0::"); ok {
+			return strings.HasSuffix(rel, suffix)
+		}
+	}
+	return false
 }
 
 // populated reads cgroup.events: whether a live process is left (zombies

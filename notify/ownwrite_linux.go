@@ -17,7 +17,7 @@ import (
 // opened under a name no redact rule covers, or one it inherited at start;
 // its holder can write and truncate the file through it anyway.
 func (r *Request) allowChange(op policy.Op, f fsops.File) error {
-	d := r.sup.broker.Decide(op, f.Path)
+	d := guardCgroup(op, f.Path, r.sup.broker.Decide(op, f.Path)) // mode, owner, times: never on a cgroup file system
 	if d.Action == policy.Redact && openForWriting(f.FD) {
 		d = policy.Decision{Action: policy.Allow, Rule: d.Rule}
 		d.Rule.Comment = "a change through a descriptor open for writing"

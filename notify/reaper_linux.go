@@ -120,7 +120,57 @@ func readStat(pid int) (procEntryStat, error) {
 	if err != nil {
 		return procEntryStat{}, fmt.Errorf("parse stat: %w", err)
 	}
-	return procEntryStat{ppid: ppid, dead: f[0] == "Z" || f[0] == "X"}, nil
+	dead := f[0] == "Z" || f[0] == "X"
+	if dead && liveThread(pid) {
+		dead = false // the leader left (SYS_exit), its other threads run on
+	}
+	return procEntryStat{ppid: ppid, dead: dead}, nil
+}
+
+// liveThread reports whether a thread of process pid other than its
+// leader is alive: a leader that exits alone shows as a zombie in
+// /proc/PID/stat (and with no filter in its status) while the process
+// goes on in its other threads, which cgroup.kill does not reach either.
+func liveThread(pid int) bool {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, t := range tasks {
+		if t.Name() == strconv.Itoa(pid) {
+			continue
+		}
+		data, err := os.ReadFile(dir + t.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		if i := bytes.LastIndexByte(data, ')'); i >= 0 {
+			if f := strings.Fields(string(data[i+1:])); len(f) > 0 && f[0] != "Z" && f[0] != "X" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sandboxedProc reports whether process pid runs under a seccomp filter,
+// looking at its threads when its leader has exited.
+func sandboxedProc(pid int) bool {
+	if filtered(pid) {
+		return true
+	}
+	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	if err != nil {
+		return false
+	}
+	for _, t := range tasks {
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + t.Name() + "/status")
+		if err == nil && bytes.Contains(data, []byte("\nSeccomp:\t2\n")) {
+			return true
+		}
+	}
+	return false
 }
 
 // descendants lists the live descendants of root, except the pids in
@@ -152,7 +202,7 @@ func descendants(root int, spare map[int]bool, onlyFiltered bool) []int {
 		p := queue[0]
 		queue = queue[1:]
 		for _, c := range children[p] {
-			if seen[c] || spare[c] || (onlyFiltered && p == root && !dead[c] && !filtered(c)) {
+			if seen[c] || spare[c] || (onlyFiltered && p == root && !dead[c] && !sandboxedProc(c)) {
 				continue
 			}
 			seen[c] = true

@@ -84,13 +84,20 @@ func worldProcs(root string) []int {
 		if err != nil || pid == self {
 			continue
 		}
-		dir := "/proc/" + e.Name()
-		status, err := os.ReadFile(dir + "/status")
-		if err != nil || !bytes.Contains(status, []byte("\nSeccomp:\t2\n")) || bytes.Contains(status, []byte("\nState:\tZ")) {
-			continue
-		}
-		if carries(dir, root) {
-			out = append(out, pid)
+		// A process whose main thread exited (SYS_exit) while others run
+		// shows its leader as a zombie, without command line, directory or
+		// filter: look at every thread.
+		tasks, _ := os.ReadDir("/proc/" + e.Name() + "/task")
+		for _, t := range tasks {
+			dir := "/proc/" + e.Name() + "/task/" + t.Name()
+			status, err := os.ReadFile(dir + "/status")
+			if err != nil || !bytes.Contains(status, []byte("\nSeccomp:\t2\n")) || bytes.Contains(status, []byte("\nState:\tZ")) {
+				continue
+			}
+			if carries(dir, root) {
+				out = append(out, pid)
+				break
+			}
 		}
 	}
 	sort.Ints(out)
