@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -70,4 +72,55 @@ var ownLimits = []struct {
 	{unix.RLIMIT_SIGPENDING, "pending signals (RLIMIT_SIGPENDING)", 0, ""},
 	{unix.RLIMIT_MEMLOCK, "locked memory (RLIMIT_MEMLOCK)", 0, ""},
 	{unix.RLIMIT_RTTIME, "real-time CPU time (RLIMIT_RTTIME)", 0, ""},
+}
+
+// taskHeadroom is how many tasks of the user's budget the sandbox leaves
+// to the supervisor and the guardian: their threads count against the
+// same RLIMIT_NPROC as the agent's processes, and a Go program that cannot
+// create a thread aborts (review finding: an agent that used up the
+// budget, then made one request block, killed both).
+const taskHeadroom = 512
+
+// limitAgentTasks lowers stage 2's RLIMIT_NPROC, inherited by the agent,
+// so that the agent runs out of tasks before the supervisor does: the
+// kernel checks the forking process's own limit against the user's task
+// count. An unlimited budget is bounded by the machine's pid and thread
+// limits, which the agent could otherwise exhaust for every process of the
+// machine. Root is exempt from RLIMIT_NPROC in the kernel: for a root agent
+// this changes nothing (SECURITY.md, known limits).
+func limitAgentTasks() error {
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NPROC, &lim); err != nil {
+		return fmt.Errorf("read the task limit: %w", err)
+	}
+	hard := lim.Max
+	if machine := machineTasks(); machine > 0 && (hard == unix.RLIM_INFINITY || hard > machine) {
+		hard = machine
+	}
+	hard -= min(taskHeadroom, hard/2) // a small budget is halved: the supervisor needs about 150 tasks at most
+	if hard >= lim.Max {
+		return nil
+	}
+	lim.Max, lim.Cur = hard, min(lim.Cur, hard)
+	if err := unix.Setrlimit(unix.RLIMIT_NPROC, &lim); err != nil {
+		return fmt.Errorf("lower the agent's task limit to %d: %w", hard, err)
+	}
+	return nil
+}
+
+// machineTasks is the smaller of the kernel's pid_max and threads-max (0
+// if neither can be read).
+func machineTasks() uint64 {
+	var out uint64
+	for _, f := range []string{"/proc/sys/kernel/pid_max", "/proc/sys/kernel/threads-max"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		n, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
+		if err == nil && n > 0 && (out == 0 || n < out) {
+			out = n
+		}
+	}
+	return out
 }

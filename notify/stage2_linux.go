@@ -55,6 +55,9 @@ func stage2(sock *os.File) (int, error) {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return exitSetupFailed, fmt.Errorf("set no_new_privs: %w", err)
 	}
+	if err := limitAgentTasks(); err != nil { // limits_linux.go
+		return exitSetupFailed, err
+	}
 	if err := dropCapabilities(); err != nil { // caps_linux.go; before the filter, which traps capset
 		return exitSetupFailed, err
 	}

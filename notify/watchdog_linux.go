@@ -82,19 +82,22 @@ func (s *Supervisor) failClosed(reason string) {
 	if !s.failed.CompareAndSwap(false, true) {
 		return
 	}
+	// The sandbox is stopped first: the message and the record come after,
+	// so that a stderr that blocks (Ctrl-S on the terminal, a full pipe) or
+	// a slow log cannot keep the session wedged (review finding R5).
+	if s.onFail != nil {
+		s.onFail(reason)
+	}
 	var w io.Writer = os.Stderr
 	if s.stderr != nil {
 		w = s.stderr
 	}
-	fmt.Fprintf(w, "aixbroker: supervisor stalled (%s); the sandbox is being stopped\n", reason)
+	go fmt.Fprintf(w, "aixbroker: supervisor stalled (%s); the sandbox is being stopped\n", reason)
 	if s.broker != nil {
 		s.broker.Record(broker.Event{
 			Op: "supervisor", Syscall: "-", Result: "failed closed: " + reason,
 			Decision: policy.Decision{Action: policy.Deny, Rule: policy.Rule{List: "liveness"}},
 		})
-	}
-	if s.onFail != nil {
-		s.onFail(reason)
 	}
 }
 

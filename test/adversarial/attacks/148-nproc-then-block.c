@@ -1,6 +1,5 @@
 // technique: exhaust the user's task budget (RLIMIT_NPROC counts every process and thread of the uid, the supervisor's too) with sleeping processes, then make 130 pre-started threads block in FIFO opens: each hand-off needs a new OS thread in the supervisor, clone fails with EAGAIN and Go aborts (newosproc); if the guardian cannot act either, the processes outlive the session and write README.md. Bounded to 1500 processes: it reaches the limit only under a low RLIMIT_NPROC (TestNprocExhaustion sets one for aixbroker-e2e)
 // timeout: 60
-// known: R2
 #include "lifetime.h"
 #include <pthread.h>
 #include <sys/mman.h>
