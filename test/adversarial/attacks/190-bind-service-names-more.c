@@ -1,4 +1,4 @@
-// technique: bind socket names that outside clients connect to and that the service-name list (notify/socket_linux.go) leaves out: ssh ControlMaster paths in the common ControlPath conventions (an outside ssh or git-over-ssh then connects in as a mux client and hands over its stdin/stdout/stderr and the command it runs), the JVM attach socket jcmd looks for, a gopls daemon, Neovim and screen server paths, PulseAudio's /tmp fallback; and spellings of listed names (//, /./, .., a symlinked directory, a relative name from /tmp), which must stay refused
+// technique: bind socket names that outside clients connect to and that the service-name list (notify/socket_linux.go) leaves out: ssh ControlMaster paths in the common ControlPath conventions (an outside ssh or git-over-ssh then connects in as a mux client and hands over its stdin/stdout/stderr and the command it runs), the JVM attach socket jcmd looks for, a gopls daemon, Neovim and screen server paths, PulseAudio's /tmp fallback, git's fsmonitor daemon in the project's .git; and spellings of listed names (//, /./, .., a symlinked directory, a relative name from /tmp), which must stay refused
 // known: R4
 #include "adv.h"
 #include <sys/socket.h>
@@ -35,6 +35,9 @@ int main(void) {
 	snprintf(p, sizeof p, "%s/%d.pts-0.host", d, pid); try(p); rmdir(d);
 	snprintf(d, sizeof d, "/tmp/pulse-adv%d", pid); mkdir(d, 0700);
 	snprintf(p, sizeof p, "%s/native", d); try(p); rmdir(d);
+	// git's builtin fsmonitor daemon: the user's git outside (core.fsmonitor
+	// = true) asks it which files changed, and trusts the answer
+	snprintf(p, sizeof p, "%s/.git/fsmonitor--daemon.ipc", adv("PROJECT")); try(p);
 	// spellings of listed names: must be refused
 	mkdir("/tmp/.X11-unix", 01777);
 	snprintf(p, sizeof p, "//tmp//.X11-unix/X%d", 900 + pid % 90); try(p);
