@@ -134,6 +134,17 @@ func (r *Request) prepareExec(fd int, path string, argv []string) (*execCheck, e
 			c.open = true // the kernel will fail the exec (ENOENT): nothing is lost
 			return c, nil
 		}
+		// The interpreter is a program the kernel runs: decided like one
+		// (exec.deny applies to "#!/usr/bin/sudo" too), on about the argv
+		// it gets (the #! argument left out).
+		iargv := []string{interp, path}
+		if len(argv) > 1 {
+			iargv = append(iargv, argv[1:]...)
+		}
+		if d := r.DecideExec(next.Path, iargv); !d.Allowed() {
+			next.Close()
+			return nil, execDenied{d}
+		}
 		if err := unix.Fstat(next.FD, &st); err != nil {
 			next.Close()
 			return nil, fmt.Errorf("stat interpreter: %w", err)
@@ -142,6 +153,12 @@ func (r *Request) prepareExec(fd int, path string, argv []string) (*execCheck, e
 		cur = next.FD
 	}
 }
+
+// execDenied is prepareExec's refusal of a script whose interpreter the
+// policy does not let execute.
+type execDenied struct{ d policy.Decision }
+
+func (e execDenied) Error() string { return "exec interpreter denied: " + e.d.Rule.List }
 
 type execKind uint8
 

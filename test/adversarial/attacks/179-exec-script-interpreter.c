@@ -1,6 +1,5 @@
 // technique: run a program on exec.deny as the interpreter of a script: "#!<denied>" in a file the policy lets execute; the broker decides the script's name only and adds the interpreter to the exec check's allowed identities without deciding it (no race)
 // timeout: 30
-// known: R2
 #include "exec_race.h"
 #include <sys/wait.h>
 
