@@ -98,6 +98,7 @@ const (
 	execWatchFirst = 500 * time.Microsecond
 	execWatchMax   = 10 * time.Millisecond
 	execWatchFor   = 5 * time.Second
+	execWatchSlow  = 50 * time.Millisecond // after execWatchFor
 )
 
 // prepareExec builds the check for an allowed exec of f (an O_PATH
@@ -453,17 +454,20 @@ func (s *Supervisor) execWatch(tgid int, e *execEntry) {
 		d = min(2*d, execWatchMax)
 	}
 	// Unresolved (a failed exec whose thread makes no trapped syscall,
-	// or an exec the kernel has not finished): the request path keeps
-	// checking; drop the entry when the process ends.
+	// or an exec the kernel has not finished: its open of the file can be
+	// held back at will, a write lease makes it wait up to
+	// lease-break-time, 45 s): the request path keeps checking, and so
+	// does the watch, less often, until the process ends: an image that
+	// makes no trapped syscall is seen within execWatchSlow.
 	for !s.done.Load() {
-		if waitExit(e.pidfd, time.Second) {
+		if waitExit(e.pidfd, execWatchSlow) {
 			s.dropExec(tgid, e, nil)
 			return
 		}
 		s.execs.mu.Lock()
 		gone := s.execs.m[tgid] != e
 		s.execs.mu.Unlock()
-		if gone {
+		if gone || s.verifyExec(tgid, 0) != execPending {
 			return
 		}
 	}

@@ -1,7 +1,6 @@
 // technique: stall the kernel's exec past the exec watch (5 s) with a write lease on the file it will open, after the path race of 174; the denied static image then runs with no trapped syscall and nothing checks it
 // build: static
 // timeout: 120
-// known: R1
 //
 // A write lease (fcntl F_SETLEASE F_WRLCK, allowed on a file one owns) makes
 // any other open of the file wait until the holder releases it (up to
