@@ -337,8 +337,18 @@ func (s *Supervisor) verifyExec(tgid, tid int) execState {
 		}
 	}
 	exePath, _ := os.Readlink("/proc/" + strconv.Itoa(tgid) + "/exe")
+	// An open check accepts an image the policy lets execute, decided on
+	// the command line it runs with (exec.deny_args): the agent can make
+	// a check open at will (a write lease on the decided file fails the
+	// broker's non-blocking read of its head).
+	var cmdline []string
+	if data, err := os.ReadFile("/proc/" + strconv.Itoa(tgid) + "/cmdline"); err == nil && len(data) > 0 {
+		cmdline = strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
+	} else if slices.ContainsFunc(checks, func(c *execCheck) bool { return c.open }) {
+		return execPending // an image still being set up, or gone: looked at again
+	}
 	for _, c := range checks {
-		if c.open && s.broker.DecideExec(exePath, nil).Allowed() {
+		if c.open && s.broker.DecideExec(exePath, cmdline).Allowed() {
 			s.dropExec(tgid, e, nil)
 			return execOK
 		}

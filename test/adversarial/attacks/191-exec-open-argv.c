@@ -1,6 +1,5 @@
 // technique: make the exec check "open" (a write lease on the decided file: the broker's non-blocking read of its head fails, so its format is unknown), then swap path and argv to "git push --force": an open check accepts any image the policy lets execute by path, without deciding its argv
 // timeout: 60
-// known: R3
 //
 // The broker reads the head of the decided file (execFormat) with
 // O_NONBLOCK: a write lease held by the agent makes that open fail with
