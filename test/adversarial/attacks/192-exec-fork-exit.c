@@ -1,7 +1,6 @@
 // technique: the exec path race of 174, with a denied static image that forks and exits at once (before the watch's first look, 500 us): the watch sees the process gone and drops the check, and the children, reparented, are never checked: they act as the denied program
 // build: static
 // timeout: 60
-// known: R5
 //
 // The denied image (.adv/sudo) is machine code written by fork_elf: it
 // forks 3 children and exits 0; each child spins ~20 ms without a syscall
