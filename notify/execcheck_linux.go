@@ -480,7 +480,7 @@ func (s *Supervisor) goneUnverified(tgid int, e *execEntry) {
 // so only an image that escaped its check can be refused.
 func (s *Supervisor) sweepOrphans(c *execCheck) {
 	s.execs.sweepUntil.Store(time.Now().Add(execWatchFor).UnixNano())
-	for _, pid := range descendants(os.Getpid()) {
+	for _, pid := range descendants(os.Getpid(), nil, true) { // sandboxed processes only
 		s.redecide(pid, c.path)
 	}
 }
