@@ -2,6 +2,7 @@ package notify
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -51,6 +52,10 @@ func handleExec(r *Request) Reply {
 		return Denied(d, policy.OpExec)
 	}
 	c, err := r.prepareExec(f.FD, f.Path, argv)
+	var denied execDenied
+	if errors.As(err, &denied) {
+		return Denied(denied.d, policy.OpExec)
+	}
 	if err != nil {
 		return ErrorOf(err)
 	}

@@ -79,9 +79,13 @@ type execEntry struct {
 
 // execChecks are the pending checks by thread group.
 type execChecks struct {
-	n  atomic.Int32 // len(m): the request path reads only this
-	mu sync.Mutex
-	m  map[int]*execEntry
+	n atomic.Int32 // len(m): the request path reads only this
+	// sweepUntil (unix ns, 0: none): an image went away unverified, and
+	// until then the request path decides each caller's image again
+	// (goneUnverified; review R5).
+	sweepUntil atomic.Int64
+	mu         sync.Mutex
+	m          map[int]*execEntry
 }
 
 // Check results.
@@ -98,6 +102,7 @@ const (
 	execWatchFirst = 500 * time.Microsecond
 	execWatchMax   = 10 * time.Millisecond
 	execWatchFor   = 5 * time.Second
+	execWatchSlow  = 50 * time.Millisecond // after execWatchFor
 )
 
 // prepareExec builds the check for an allowed exec of f (an O_PATH
@@ -134,6 +139,17 @@ func (r *Request) prepareExec(fd int, path string, argv []string) (*execCheck, e
 			c.open = true // the kernel will fail the exec (ENOENT): nothing is lost
 			return c, nil
 		}
+		// The interpreter is a program the kernel runs: decided like one
+		// (exec.deny applies to "#!/usr/bin/sudo" too), on about the argv
+		// it gets (the #! argument left out).
+		iargv := []string{interp, path}
+		if len(argv) > 1 {
+			iargv = append(iargv, argv[1:]...)
+		}
+		if d := r.DecideExec(next.Path, iargv); !d.Allowed() {
+			next.Close()
+			return nil, execDenied{d}
+		}
 		if err := unix.Fstat(next.FD, &st); err != nil {
 			next.Close()
 			return nil, fmt.Errorf("stat interpreter: %w", err)
@@ -142,6 +158,12 @@ func (r *Request) prepareExec(fd int, path string, argv []string) (*execCheck, e
 		cur = next.FD
 	}
 }
+
+// execDenied is prepareExec's refusal of a script whose interpreter the
+// policy does not let execute.
+type execDenied struct{ d policy.Decision }
+
+func (e execDenied) Error() string { return "exec interpreter denied: " + e.d.Rule.List }
 
 type execKind uint8
 
@@ -239,7 +261,7 @@ func (s *Supervisor) watchExec(tgid int, c *execCheck) (func(), error) {
 // and the request refused. It costs one atomic load while no exec is
 // pending.
 func (s *Supervisor) execImageOK(r *Request) bool {
-	if s.execs.n.Load() == 0 {
+	if s.execs.n.Load() == 0 && s.execs.sweepUntil.Load() == 0 {
 		return true
 	}
 	tgid := s.tgids.get(r.TID())
@@ -255,7 +277,10 @@ func (s *Supervisor) execImageOK(r *Request) bool {
 		s.execs.mu.Lock()
 		_, parent := s.execs.m[pp]
 		s.execs.mu.Unlock()
-		if !parent || s.verifyExec(pp, 0) != execMismatch {
+		if !parent {
+			return s.sweepOne(tgid, "")
+		}
+		if s.verifyExec(pp, 0) != execMismatch {
 			return true
 		}
 		unix.Kill(tgid, unix.SIGKILL) // forked by the killed image: killed with it (descendants)
@@ -284,7 +309,7 @@ func (s *Supervisor) verifyExec(tgid, tid int) execState {
 	exe, err := exeKey(tgid)
 	if err != nil {
 		if exited(e.pidfd) {
-			s.dropExec(tgid, e, nil)
+			s.goneUnverified(tgid, e)
 			return execOK
 		}
 		if errIs(err, unix.EACCES) || errIs(err, unix.EPERM) {
@@ -319,8 +344,18 @@ func (s *Supervisor) verifyExec(tgid, tid int) execState {
 		}
 	}
 	exePath, _ := os.Readlink("/proc/" + strconv.Itoa(tgid) + "/exe")
+	// An open check accepts an image the policy lets execute, decided on
+	// the command line it runs with (exec.deny_args): the agent can make
+	// a check open at will (a write lease on the decided file fails the
+	// broker's non-blocking read of its head).
+	var cmdline []string
+	if data, err := os.ReadFile("/proc/" + strconv.Itoa(tgid) + "/cmdline"); err == nil && len(data) > 0 {
+		cmdline = strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
+	} else if slices.ContainsFunc(checks, func(c *execCheck) bool { return c.open }) {
+		return execPending // an image still being set up, or gone: looked at again
+	}
 	for _, c := range checks {
-		if c.open && s.broker.DecideExec(exePath, nil).Allowed() {
+		if c.open && s.broker.DecideExec(exePath, cmdline).Allowed() {
 			s.dropExec(tgid, e, nil)
 			return execOK
 		}
@@ -336,7 +371,7 @@ func (s *Supervisor) verifyArgv(tgid int, e *execEntry, c *execCheck) execState 
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(tgid) + "/cmdline")
 	if err != nil || len(data) == 0 {
 		if exited(e.pidfd) {
-			s.dropExec(tgid, e, nil)
+			s.goneUnverified(tgid, e)
 			return execOK
 		}
 		return execPending
@@ -418,7 +453,75 @@ func (s *Supervisor) killExec(tgid int, e *execEntry, c *execCheck, ran, why str
 	go func() {
 		waitExit(e.pidfd, time.Second)
 		s.dropExec(tgid, e, nil)
+		s.sweepOrphans(c) // children forked after the descendant walk
 	}()
+}
+
+// goneUnverified drops the checks of thread group tgid, gone before its
+// image was verified: it may have run another file and forked children
+// that run it (they are orphans now, and no parent link leads to a check;
+// review R5), so every sandboxed process is decided again.
+func (s *Supervisor) goneUnverified(tgid int, e *execEntry) {
+	s.execs.mu.Lock()
+	var c *execCheck
+	if s.execs.m[tgid] == e && len(e.checks) > 0 {
+		c = e.checks[len(e.checks)-1]
+	}
+	s.execs.mu.Unlock()
+	s.dropExec(tgid, e, nil)
+	if c != nil {
+		s.sweepOrphans(c)
+	}
+}
+
+// sweepOrphans decides every process below the supervisor again on the
+// file it runs and its command line, and kills those the policy refuses
+// (exec_mismatch). Every sandboxed process was started by an allowed exec,
+// so only an image that escaped its check can be refused.
+func (s *Supervisor) sweepOrphans(c *execCheck) {
+	s.execs.sweepUntil.Store(time.Now().Add(execWatchFor).UnixNano())
+	for _, pid := range descendants(os.Getpid(), nil, true) { // sandboxed processes only
+		s.redecide(pid, c.path)
+	}
+}
+
+// sweepOne is the request path's part of a sweep: while one is on, the
+// caller's image is decided again (false: refused, killed).
+func (s *Supervisor) sweepOne(tgid int, decided string) bool {
+	until := s.execs.sweepUntil.Load()
+	if until == 0 {
+		return true
+	}
+	if time.Now().UnixNano() >= until {
+		s.execs.sweepUntil.CompareAndSwap(until, 0)
+		return true
+	}
+	return s.redecide(tgid, decided)
+}
+
+// redecide decides process pid again on the file it runs and its command
+// line; a refused one is killed and recorded (false).
+func (s *Supervisor) redecide(pid int, decided string) bool {
+	proc := "/proc/" + strconv.Itoa(pid)
+	exe, err := os.Readlink(proc + "/exe")
+	if err != nil {
+		return true
+	}
+	var argv []string
+	if data, err := os.ReadFile(proc + "/cmdline"); err == nil && len(data) > 0 {
+		argv = strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
+	}
+	if s.broker.DecideExec(exe, argv).Allowed() {
+		return true
+	}
+	unix.Kill(pid, unix.SIGKILL)
+	s.broker.Record(broker.Event{
+		Op: OpExecMismatch, Path: exe, Syscall: "execve", PID: pid, TID: pid,
+		Decision: policy.Decision{Action: policy.Deny, Rule: policy.Rule{List: "exec check", Pattern: decided,
+			Comment: "a process forked by an image that was not verified runs a file the policy refuses"}},
+		Result: "killed",
+	})
+	return false
 }
 
 // execWatch polls the image of thread group tgid after the CONTINUE,
@@ -427,7 +530,7 @@ func (s *Supervisor) execWatch(tgid int, e *execEntry) {
 	d, end := execWatchFirst, time.Now().Add(execWatchFor)
 	for time.Now().Before(end) && !s.done.Load() {
 		if waitExit(e.pidfd, d) {
-			s.dropExec(tgid, e, nil)
+			s.goneUnverified(tgid, e)
 			return
 		}
 		if st := s.verifyExec(tgid, 0); st != execPending {
@@ -436,17 +539,20 @@ func (s *Supervisor) execWatch(tgid int, e *execEntry) {
 		d = min(2*d, execWatchMax)
 	}
 	// Unresolved (a failed exec whose thread makes no trapped syscall,
-	// or an exec the kernel has not finished): the request path keeps
-	// checking; drop the entry when the process ends.
+	// or an exec the kernel has not finished: its open of the file can be
+	// held back at will, a write lease makes it wait up to
+	// lease-break-time, 45 s): the request path keeps checking, and so
+	// does the watch, less often, until the process ends: an image that
+	// makes no trapped syscall is seen within execWatchSlow.
 	for !s.done.Load() {
-		if waitExit(e.pidfd, time.Second) {
-			s.dropExec(tgid, e, nil)
+		if waitExit(e.pidfd, execWatchSlow) {
+			s.goneUnverified(tgid, e)
 			return
 		}
 		s.execs.mu.Lock()
 		gone := s.execs.m[tgid] != e
 		s.execs.mu.Unlock()
-		if gone {
+		if gone || s.verifyExec(tgid, 0) != execPending {
 			return
 		}
 	}
