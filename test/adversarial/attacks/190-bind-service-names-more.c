@@ -1,5 +1,5 @@
 // technique: bind socket names that outside clients connect to and that the service-name list (notify/socket_linux.go) leaves out: ssh ControlMaster paths in the common ControlPath conventions (an outside ssh or git-over-ssh then connects in as a mux client and hands over its stdin/stdout/stderr and the command it runs), the JVM attach socket jcmd looks for, a gopls daemon, Neovim and screen server paths, PulseAudio's /tmp fallback, git's fsmonitor daemon in the project's .git; and spellings of listed names (//, /./, .., a symlinked directory, a relative name from /tmp), which must stay refused
-// known: R4
+// known: V25
 #include "adv.h"
 #include <sys/socket.h>
 #include <sys/un.h>
