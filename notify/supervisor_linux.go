@@ -187,6 +187,13 @@ func (s *Supervisor) receive(gen uint64) {
 		}
 		busy := s.busyToken()
 		s.busySince.Store(busy)
+		if thread != nil && s.credsChanged.Load() {
+			// A root session's thread keeps the agent's lowered set between
+			// requests (fsops.Thread.WithEffective); once a sandboxed thread
+			// changed its ids, requests need the broker's own set again
+			// first (reading a setuid'd target's memory needs CAP_SYS_PTRACE).
+			thread.RestoreCaps() // an error taints the thread: handed off below
+		}
 		s.serve(n, busy, thread, waitMask != nil)
 		// Exactly one of this goroutine (here), the handler (Detach) and
 		// the watchdog clears the request's token, and only the one that

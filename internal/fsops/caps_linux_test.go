@@ -8,8 +8,8 @@ import (
 )
 
 // TestWithEffective: fn runs without the capabilities left out of eff
-// (mknod of a device node needs CAP_MKNOD), and the thread gets them back
-// afterwards.
+// (mknod of a device node needs CAP_MKNOD), the thread keeps the lowered
+// set after the call, and RestoreCaps gives its own set back.
 func TestWithEffective(t *testing.T) {
 	requireRoot(t)
 	dir := t.TempDir()
@@ -27,10 +27,16 @@ func TestWithEffective(t *testing.T) {
 		var res result
 		eff := th.base.eff &^ (1 << unix.CAP_MKNOD)
 		res.err = th.WithEffective(eff, func() error {
-			res.inside, _, _ = capGet()
+			res.inside, _, _, _ = capGet()
 			return unix.Mknod(dir+"/null", unix.S_IFCHR|0o666, int(unix.Mkdev(1, 3)))
 		})
-		res.after, _, _ = capGet()
+		if after, _, _, _ := capGet(); after != eff {
+			res.err = errors.Join(res.err, errors.New("the lowered set was not kept after the call"))
+		}
+		if err := th.RestoreCaps(); err != nil {
+			res.err = errors.Join(res.err, err)
+		}
+		res.after, _, _, _ = capGet()
 		if res.after != th.base.eff {
 			res.err = errors.Join(res.err, errors.New("capabilities not restored"))
 		}
