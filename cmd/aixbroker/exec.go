@@ -163,7 +163,7 @@ func reportAuditFailure(stderr io.Writer, w *audit.Writer, path string, stop <-c
 }
 
 // pauseGC makes garbage collection rare for the first second of the
-// session (GOGC 400 instead of 100), and returns the function that
+// session (GOGC 200 instead of 100), and returns the function that
 // restores it early. Starting a session allocates about 5 MB (policy YAML,
 // compiled matchers, the supervisor), and the collector's first cycle
 // (gctrace: 5 MB goal, 48 ms of clock) fell on the startup path; on a
@@ -176,11 +176,11 @@ func reportAuditFailure(stderr io.Writer, w *audit.Writer, path string, stop <-c
 // the runtime collected continuously, 270 cycles in that second, and
 // `grep -r` over 20k files took 1.7× as long (perf: runtime.scanObject 23%
 // of the supervisor's CPU). A higher GOGC cannot thrash: the goal stays
-// five times the live heap.
+// three times the live heap.
 func pauseGC() (resume func()) {
 	const (
 		pause   = time.Second
-		percent = 400
+		percent = 200
 	)
 	old := debug.SetGCPercent(percent)
 	on := func() { debug.SetGCPercent(old) }
