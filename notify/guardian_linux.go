@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -116,7 +117,9 @@ func guardianMain(args []string) int {
 	}
 	exited := make(chan unix.WaitStatus, 1)
 	stopped := make(chan syscall.Signal, 4)
-	go guardianReap(proc.Pid, exited, stopped)
+	var killing atomic.Bool // the kill's own SIGSTOPs are not job control
+	go guardianReap(proc.Pid, exited)
+	go watchStops(proc.Pid, stopped, &killing)
 	told := make(chan bool, 1) // true: the supervisor said kill; false: it is gone
 	go func() {
 		r := bufio.NewReader(ctl)
@@ -130,6 +133,7 @@ func guardianMain(args []string) int {
 		case sig := <-stopped:
 			fmt.Fprintf(ctl, "T %d\n", int(sig))
 		case asked := <-told:
+			killing.Store(true)
 			left := guardianKill(cg, !asked)
 			if asked {
 				fmt.Fprintf(ctl, "D %d\n", len(left))
@@ -156,24 +160,45 @@ func guardianKill(cg *sessionCgroup, orphaned bool) []int {
 	return left
 }
 
-// guardianReap reaps every child; stage 2's exit status goes to exited,
-// and the signal that stopped it (Ctrl-Z in an agent that handles the
-// terminal itself, SIGTTIN, SIGSTOP) to stopped.
-func guardianReap(stage2 int, exited chan<- unix.WaitStatus, stopped chan<- syscall.Signal) {
+// guardianReap reaps every child; stage 2's exit status goes to exited.
+func guardianReap(stage2 int, exited chan<- unix.WaitStatus) {
 	for {
 		var ws unix.WaitStatus
-		pid, err := unix.Wait4(-1, &ws, unix.WUNTRACED, nil)
+		pid, err := unix.Wait4(-1, &ws, 0, nil)
 		switch {
 		case errors.Is(err, unix.EINTR):
 		case err != nil:
 			time.Sleep(10 * time.Millisecond) // no child now: orphans may come
-		case pid == stage2 && ws.Stopped():
-			select {
-			case stopped <- ws.StopSignal():
-			default: // the supervisor has not read the last one yet: it is enough
-			}
 		case pid == stage2:
 			exited <- ws
+		}
+	}
+}
+
+// watchStops reports each job-control stop of stage 2 (Ctrl-Z in an agent
+// that handles the terminal itself, SIGTTIN) to stopped. It looks without
+// consuming the stop (WNOWAIT), so that the reaper and the tree walk, which
+// stops every process before it kills them, see the children as they are;
+// the walk's own stops are not reported (killing).
+func watchStops(stage2 int, stopped chan<- syscall.Signal, killing *atomic.Bool) {
+	const cldStopped = 5 // CLD_STOPPED
+	for {
+		var si unix.Siginfo
+		err := unix.Waitid(unix.P_PID, stage2, &si, unix.WSTOPPED|unix.WNOWAIT, nil)
+		switch {
+		case errors.Is(err, unix.EINTR):
+			continue
+		case err != nil:
+			return // stage 2 is gone
+		}
+		if si.Code == cldStopped && !killing.Load() {
+			select {
+			case stopped <- syscall.SIGTSTP:
+			default: // the supervisor has not read the last one yet: it is enough
+			}
+		}
+		for processStopped(stage2) { // look again once it runs
+			time.Sleep(20 * time.Millisecond)
 		}
 	}
 }
