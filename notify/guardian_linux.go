@@ -197,8 +197,18 @@ func watchStops(stage2 int, stopped chan<- syscall.Signal, killing *atomic.Bool)
 			default: // the supervisor has not read the last one yet: it is enough
 			}
 		}
-		for processStopped(stage2) { // look again once it runs
-			time.Sleep(20 * time.Millisecond)
+		// Then wait for it to be continued (fg): the kernel keeps one flag
+		// per state, cleared by the other, so a stop that comes before this
+		// wait returns is still seen by the next one.
+		for {
+			err := unix.Waitid(unix.P_PID, stage2, &si, unix.WCONTINUED|unix.WNOWAIT, nil)
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			if err != nil {
+				return
+			}
+			break
 		}
 	}
 }
