@@ -264,7 +264,7 @@ func (s *Supervisor) execImageOK(r *Request) bool {
 	if s.execs.n.Load() == 0 && s.execs.sweepUntil.Load() == 0 {
 		return true
 	}
-	tgid := s.tgids.get(r.TID())
+	tgid, fresh := s.tgids.lookup(r.TID())
 	if tgid == 0 {
 		return true
 	}
@@ -272,6 +272,12 @@ func (s *Supervisor) execImageOK(r *Request) bool {
 	s.execs.mu.Lock()
 	_, own := s.execs.m[tgid]
 	s.execs.mu.Unlock()
+	if !own && !fresh {
+		// A thread seen before: not a child forked by an image still
+		// waiting for its check (those make their first request now), so
+		// no /proc read on every request while some exec is pending.
+		return s.sweepOne(tgid, "")
+	}
 	if !own {
 		pp := ppidOf(tgid)
 		s.execs.mu.Lock()

@@ -501,15 +501,23 @@ type tgidCache struct {
 const tgidCacheMax = 1 << 16
 
 func (c *tgidCache) get(tid int) int {
+	tgid, _ := c.lookup(tid)
+	return tgid
+}
+
+// lookup is get, and reports whether tid was not in the cache: the first
+// request of a thread (a new process's first trapped syscall, or any
+// thread after the cache was emptied at its bound).
+func (c *tgidCache) lookup(tid int) (tgid int, fresh bool) {
 	c.mu.Lock()
 	tgid, ok := c.m[tid]
 	c.mu.Unlock()
 	if ok {
-		return tgid
+		return tgid, false
 	}
 	tgid = tgidOf(tid)
 	if tgid == 0 {
-		return 0
+		return 0, true
 	}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= tgidCacheMax {
@@ -517,7 +525,7 @@ func (c *tgidCache) get(tid int) int {
 	}
 	c.m[tid] = tgid
 	c.mu.Unlock()
-	return tgid
+	return tgid, true
 }
 
 func tgidOf(tid int) int {
