@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/aixbroker/aixbroker/policy"
 )
 
 func TestInsideSandboxRefuses(t *testing.T) {
@@ -57,5 +59,28 @@ func TestStrictCommandLine(t *testing.T) {
 				t.Fatalf("error %q, want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestStartLine: exec's start line names the variables a strip rule or
+// the credential floor took, never their values, and counts the rest.
+func TestStartLine(t *testing.T) {
+	p, err := policy.Parse("t.yaml", []byte("profile: t\nenv:\n  pass_through: [PATH]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := policy.Compile(p, policy.Vars{Home: "/home/u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stripped := eng.FilterEnv([]string{"PATH=/bin", "GITHUB_TOKEN=secret-value", "FOO=bar"})
+	line := startLine(eng, p, "/a.jsonl", stripped)
+	for _, want := range []string{"profile t", "audit /a.jsonl", "stripped GITHUB_TOKEN", "1 variables not in the profile's env.pass_through", "--pass-env NAME"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("start line %q lacks %q", line, want)
+		}
+	}
+	if strings.Contains(line, "secret-value") {
+		t.Errorf("start line shows a value: %q", line)
 	}
 }
