@@ -11,8 +11,8 @@ import (
 
 // filterChanges are the judge's checks of the outside processes and
 // objects the isolation rows of the filter protect: the victim's
-// priority, scheduling, CPUs, io priority and limits (it inherited the
-// runner's, so they must still equal the runner's), and the SysV objects
+// priority, scheduling, CPUs, io priority and limits (they must still be
+// what they were when it started), and the SysV objects
 // of the case (needs: sysv). With needs: supervisor the supervisor must
 // also have lived to write the session_end record: a supervisor killed or
 // limited from inside (RLIMIT_CPU, RLIMIT_FSIZE) does not.
@@ -24,7 +24,10 @@ func (s *services) filterChanges(c Case, w *World) []string {
 		}
 	}
 	pid := s.procs[0].Process.Pid
-	if got, want := schedFacts(pid), schedFacts(os.Getpid()); got != want {
+	// Compared with the victim's own state as it started, not the
+	// runner's: Go raises its own soft RLIMIT_NOFILE and gives children the
+	// original one back, so the two differ wherever soft and hard differ.
+	if got, want := schedFacts(pid), s.victimFacts; got != want {
 		out = append(out, fmt.Sprintf("the process outside the sandbox was re-prioritised or limited: %s, was %s", got, want))
 	}
 	if s.sysv != nil {

@@ -18,6 +18,7 @@ import (
 // services are the processes and sockets outside the sandbox that a case
 // may try to reach.
 type services struct {
+	victimFacts string // the victim's priority, scheduling and limits as it started
 	datagrams atomic.Int64 // datagrams the outside datagram service received
 	closers   []io.Closer
 	listeners []net.Listener
@@ -73,6 +74,7 @@ func (w *World) startServices(c Case) (*services, error) {
 		return nil, fmt.Errorf("start victim: %w", err)
 	}
 	s.procs = append(s.procs, victim)
+	s.victimFacts = schedFacts(victim.Process.Pid) // judge_filter_linux.go: compared after the case
 	w.Vars["VICTIM_PID"] = fmt.Sprint(victim.Process.Pid)
 	if c.needs("ssh-agent") {
 		if err := w.startSSHAgent(s); err != nil {
