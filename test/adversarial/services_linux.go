@@ -18,14 +18,15 @@ import (
 // services are the processes and sockets outside the sandbox that a case
 // may try to reach.
 type services struct {
-	victimFacts string // the victim's priority, scheduling and limits as it started
-	datagrams atomic.Int64 // datagrams the outside datagram service received
-	closers   []io.Closer
-	listeners []net.Listener
-	procs     []*exec.Cmd
-	sysv      *sysvObjects    // needs: sysv (services_filter_linux.go)
-	devices   *deviceServices // judge_devices_linux.go
-	posixShm  *posixShm       // needs: posixshm (services_reviewfilter_linux.go)
+	victimFacts string       // the victim's priority, scheduling and limits as it started
+	victimKnobs string       // its writable /proc knobs as it started
+	datagrams   atomic.Int64 // datagrams the outside datagram service received
+	closers     []io.Closer
+	listeners   []net.Listener
+	procs       []*exec.Cmd
+	sysv        *sysvObjects    // needs: sysv (services_filter_linux.go)
+	devices     *deviceServices // judge_devices_linux.go
+	posixShm    *posixShm       // needs: posixshm (services_reviewfilter_linux.go)
 }
 
 // startServices starts what every case gets (fake agent sockets, a fake
@@ -75,6 +76,7 @@ func (w *World) startServices(c Case) (*services, error) {
 	}
 	s.procs = append(s.procs, victim)
 	s.victimFacts = schedFacts(victim.Process.Pid) // judge_filter_linux.go: compared after the case
+	s.victimKnobs = procKnobs(victim.Process.Pid)  // services_reviewfilter_linux.go: likewise
 	w.Vars["VICTIM_PID"] = fmt.Sprint(victim.Process.Pid)
 	if c.needs("ssh-agent") {
 		if err := w.startSSHAgent(s); err != nil {
